@@ -1,0 +1,345 @@
+/*
+ * advlock.h: the stable C ABI of advlock, and the only surface the shared
+ * library exports. Every binding (Java, Python, Ruby) and the command-line tool
+ * go through it.
+ *
+ * Conventions (libgit2 / SQLite school):
+ *  - Every name starts with advlock_ (macros ADVLOCK_): advlock_<object>_<verb>.
+ *  - Fallible functions return advlock_status: ADVLOCK_OK (0) on success, a
+ *    positive value for a non-error outcome such as ADVLOCK_NOT_ACQUIRED, a
+ *    negative value for an error. After an error, advlock_error_last() on the
+ *    same thread describes it (message, SQLSTATE).
+ *  - Output parameters come first and are called `out`. On error, *out is set
+ *    to NULL (handles) or left untouched (values) and nothing is leaked.
+ *  - Opaque handles are created by advlock_<object>_open/_parse and destroyed
+ *    by advlock_<object>_close/_free, which accept NULL.
+ *  - Strings in are UTF-8. Where a length is taken, ADVLOCK_NUL_TERMINATED
+ *    means "up to the first NUL". Strings out are borrowed: each function says
+ *    how long the pointer stays valid. The caller never free()s anything.
+ *  - No C++ exception ever crosses this boundary.
+ *  - Options structs carry a version field set by their _init() function;
+ *    fields are only ever appended.
+ *
+ * Thread safety: functions on different handles may be called concurrently. A
+ * registry may be read from many threads at once. A session serialises its own
+ * calls internally.
+ */
+#ifndef ADVLOCK_H
+#define ADVLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "advlock/version.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ADVLOCK_API __attribute__((visibility("default")))
+#else
+#define ADVLOCK_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status codes. The values are pinned and the list is append-only.          */
+/* ------------------------------------------------------------------------ */
+
+typedef enum advlock_status {
+    ADVLOCK_OK = 0,
+    /* The lock is held by someone else (try) or the wait timed out. Not an
+       error: advlock_error_last() is not changed. */
+    ADVLOCK_NOT_ACQUIRED = 1,
+
+    /* An unexpected internal failure: a bug in advlock; please report it. */
+    ADVLOCK_ERROR = -1,
+    /* Memory could not be allocated. */
+    ADVLOCK_ENOMEM = -2,
+    /* A bad argument: NULL where a handle or output is required, an unknown
+       enum value, an options struct of an unknown version. */
+    ADVLOCK_EINVAL = -3,
+    /* A malformed key text, or a lock name that is empty, too long, not
+       UTF-8 or contains NUL. */
+    ADVLOCK_EKEY = -4,
+    /* A registry file is invalid; the message starts with file:line. */
+    ADVLOCK_EREGISTRY = -5,
+    /* No registry entry with that name or key. */
+    ADVLOCK_ENOTFOUND = -6,
+    /* A file could not be read. */
+    ADVLOCK_EIO = -7,
+    /* The API was used out of order: release twice, use after close. */
+    ADVLOCK_EMISUSE = -8,
+    /* The database could not be reached, or the connection failed. */
+    ADVLOCK_ECONNECT = -9,
+    /* Unsafe targets: the locks would exclude no one. Refused unless the
+       session options opt in. See advlock_status_is_unsafe_target(). */
+    ADVLOCK_ESTANDBY = -10,  /* a hot standby (pg_is_in_recovery()) */
+    ADVLOCK_EREADONLY = -11, /* a read-only server */
+    ADVLOCK_EPOOLER = -12,   /* a connection pooler between client and server */
+    /* The lock was lost: the session ended or the server let it go. The job
+       must stop acting as the holder. */
+    ADVLOCK_ELOST = -13,
+    /* A wait was cancelled. */
+    ADVLOCK_ECANCELED = -14,
+    /* The server's lock table is full (SQLSTATE 53200). */
+    ADVLOCK_ECAPACITY = -15,
+    /* The server detected a deadlock (SQLSTATE 40P01). */
+    ADVLOCK_EDEADLOCK = -16,
+    /* The role may not call the advisory-lock functions (SQLSTATE 42501). */
+    ADVLOCK_EPERMISSION = -17,
+    /* Any other server error; the SQLSTATE is in advlock_error_last(). */
+    ADVLOCK_ESERVER = -18,
+    /* The backend or server cannot do what was asked. */
+    ADVLOCK_EUNSUPPORTED = -19
+} advlock_status;
+
+/* The enum's name as text ("ADVLOCK_ELOST"). Never NULL; a static string. */
+ADVLOCK_API const char *advlock_status_name(advlock_status status);
+
+/* 1 for ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER; 0 otherwise. */
+ADVLOCK_API int advlock_status_is_unsafe_target(advlock_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct advlock_error {
+    advlock_status status;
+    /* UTF-8, never NULL. Never contains a password. */
+    const char *message;
+    /* The server's five-character SQLSTATE, or "" when there was none. */
+    const char *sqlstate;
+} advlock_error;
+
+/*
+ * The last error raised on this thread. Never NULL: when no error happened it
+ * is {ADVLOCK_OK, "no error", ""}. The pointer and its strings stay valid until
+ * the next advlock_ call on this thread that fails, or advlock_error_clear().
+ * Successful calls leave it unchanged.
+ */
+ADVLOCK_API const advlock_error *advlock_error_last(void);
+
+/* Reset this thread's last error to ADVLOCK_OK. */
+ADVLOCK_API void advlock_error_clear(void);
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The version of the library that is running ("0.1.0"); a static string. */
+ADVLOCK_API const char *advlock_version(void);
+
+/* ADVLOCK_VERSION_NUMBER of the library that is running. */
+ADVLOCK_API int advlock_version_number(void);
+
+/* ------------------------------------------------------------------------ */
+/* Keys                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* The two key spaces of PostgreSQL; the values equal pg_locks.objsubid. */
+typedef enum advlock_key_space {
+    ADVLOCK_KEY_BIGINT = 1, /* one int8 */
+    ADVLOCK_KEY_PAIR = 2    /* two int4: "category, job id" */
+} advlock_key_space;
+
+/* A lock key, a plain value. Only the fields of its space are meaningful. */
+typedef struct advlock_key {
+    advlock_key_space space;
+    int32_t k1;     /* ADVLOCK_KEY_PAIR: first int4 (pg_locks.classid) */
+    int32_t k2;     /* ADVLOCK_KEY_PAIR: second int4 (pg_locks.objid) */
+    int64_t bigint; /* ADVLOCK_KEY_BIGINT: the int8 key */
+} advlock_key;
+
+/* How the key of one lock appears in pg_locks (locktype = 'advisory'). */
+typedef struct advlock_pg_locks_key {
+    uint32_t classid; /* oid: unsigned, as pg_locks shows it */
+    uint32_t objid;   /* oid */
+    int32_t objsubid; /* 1: bigint key, 2: pair key */
+} advlock_pg_locks_key;
+
+/* A length meaning "the string ends at its first NUL". */
+#define ADVLOCK_NUL_TERMINATED ((size_t)-1)
+
+/* Longest lock name, in bytes of UTF-8. */
+#define ADVLOCK_NAME_MAX_BYTES 1024
+
+/* Buffer size that always holds advlock_key_format()'s text and its NUL. */
+#define ADVLOCK_KEY_TEXT_SIZE 32
+
+ADVLOCK_API advlock_key advlock_key_bigint(int64_t value);
+ADVLOCK_API advlock_key advlock_key_pair(int32_t k1, int32_t k2);
+
+/*
+ * The frozen advlock scheme: the first 8 bytes of SHA-256("advlock:" + name),
+ * big-endian, signed, as a bigint key. In psql:
+ *   ('x' || left(encode(sha256(convert_to('advlock:' || NAME, 'UTF8')), 'hex'), 16))::bit(64)::bigint
+ * A name is 1..ADVLOCK_NAME_MAX_BYTES bytes of valid UTF-8 without NUL;
+ * anything else gives ADVLOCK_EKEY.
+ */
+ADVLOCK_API advlock_status advlock_key_from_name(advlock_key *out, const char *name,
+                                                 size_t name_len);
+
+/*
+ * The with_advisory_lock (Ruby gem) scheme, for gradual migrations: the pair
+ * (crc32(name) & 0x7fffffff, prefix & 0x7fffffff), where prefix is the gem's
+ * WITH_ADVISORY_LOCK_PREFIX (0 when unset). Same name rules as above.
+ */
+ADVLOCK_API advlock_status advlock_key_from_name_compat(advlock_key *out, const char *name,
+                                                        size_t name_len, int64_t prefix);
+
+/*
+ * Parse a key written as text:
+ *   "100:1"             a pair (two int4, decimal)
+ *   "-42"               a bigint (decimal)
+ *   "name:daily_sales"  the advlock scheme applied to the text after "name:"
+ * Anything else gives ADVLOCK_EKEY with a message that says what was expected.
+ */
+ADVLOCK_API advlock_status advlock_key_parse(advlock_key *out, const char *text, size_t text_len);
+
+/*
+ * Write the canonical text of a key ("100:1" or "-42") into out, which holds
+ * out_size bytes (ADVLOCK_KEY_TEXT_SIZE is always enough). advlock_key_parse
+ * reads it back to the same key.
+ */
+ADVLOCK_API advlock_status advlock_key_format(char *out, size_t out_size, const advlock_key *key);
+
+/* 1 when both keys name the same lock, 0 otherwise (also when either is NULL
+   or invalid). */
+ADVLOCK_API int advlock_key_equal(const advlock_key *a, const advlock_key *b);
+
+/* Where the key appears in pg_locks, and back. objsubid other than 1 or 2 is
+   ADVLOCK_EKEY. */
+ADVLOCK_API advlock_status advlock_key_to_pg_locks(advlock_pg_locks_key *out,
+                                                   const advlock_key *key);
+ADVLOCK_API advlock_status advlock_key_from_pg_locks(advlock_key *out,
+                                                     const advlock_pg_locks_key *pg);
+
+/* ------------------------------------------------------------------------ */
+/* Registry: a TOML file that gives each lock a name and a key               */
+/* ------------------------------------------------------------------------ */
+/*
+ *   [locks.daily_sales]
+ *   key = [100, 1]            # a pair, or a bigint (key = 7001), or absent:
+ *                             # then the advlock scheme of the name
+ *   description = "Nightly sales aggregation"
+ *
+ *   [locks.sales_backfill]
+ *   key = [100, 1]
+ *   shares_with = ["daily_sales"]   # same key on purpose: they exclude each other
+ *
+ * Names are unique ignoring ASCII case, and so are keys unless shares_with
+ * says otherwise. Errors are ADVLOCK_EREGISTRY with "file:line: ..." messages.
+ */
+
+typedef struct advlock_registry advlock_registry;
+typedef struct advlock_registry_entry advlock_registry_entry;
+
+/* Load a registry file. ADVLOCK_EIO when it cannot be read. */
+ADVLOCK_API advlock_status advlock_registry_open(advlock_registry **out, const char *path);
+
+/* Parse registry text held in memory; origin names it in messages (NULL:
+   "<registry>"). */
+ADVLOCK_API advlock_status advlock_registry_parse(advlock_registry **out, const char *text,
+                                                  size_t text_len, const char *origin);
+
+ADVLOCK_API void advlock_registry_free(advlock_registry *registry);
+
+/* Number of locks; 0 for NULL. */
+ADVLOCK_API size_t advlock_registry_count(const advlock_registry *registry);
+
+/* The index-th lock in file order, or NULL when out of range. Entries are
+   borrowed from the registry and valid until advlock_registry_free. */
+ADVLOCK_API const advlock_registry_entry *advlock_registry_at(const advlock_registry *registry,
+                                                              size_t index);
+
+/* Look a lock up by name (ignoring ASCII case). ADVLOCK_ENOTFOUND when absent;
+   the message suggests a near name. */
+ADVLOCK_API advlock_status advlock_registry_find_name(const advlock_registry_entry **out,
+                                                      const advlock_registry *registry,
+                                                      const char *name, size_t name_len);
+
+/* Look a lock up by key: the first lock in file order with that key (others
+   may share it through shares_with). ADVLOCK_ENOTFOUND when absent. */
+ADVLOCK_API advlock_status advlock_registry_find_key(const advlock_registry_entry **out,
+                                                     const advlock_registry *registry,
+                                                     const advlock_key *key);
+
+/* Entry fields. Strings are borrowed from the registry; NULL entry gives NULL
+   (strings), ADVLOCK_EINVAL (key) or 0 (line). */
+ADVLOCK_API const char *advlock_registry_entry_name(const advlock_registry_entry *entry);
+ADVLOCK_API advlock_status advlock_registry_entry_key(advlock_key *out,
+                                                      const advlock_registry_entry *entry);
+/* "" when the entry has no description. */
+ADVLOCK_API const char *advlock_registry_entry_description(const advlock_registry_entry *entry);
+/* Line of the entry's table in the file (1-based). */
+ADVLOCK_API unsigned advlock_registry_entry_line(const advlock_registry_entry *entry);
+
+/* ------------------------------------------------------------------------ */
+/* Sessions and locks                                                        */
+/* ------------------------------------------------------------------------ */
+/*
+ * A session is one dedicated database connection that holds locks; nothing
+ * else uses it and it is never pooled. A lock handle keeps its session's state
+ * alive, so handles may be freed in any order; after advlock_session_close,
+ * operations on its locks return ADVLOCK_EMISUSE.
+ */
+
+typedef struct advlock_session advlock_session;
+typedef struct advlock_lock advlock_lock;
+
+typedef enum advlock_mode {
+    ADVLOCK_EXCLUSIVE = 0,
+    ADVLOCK_SHARED = 1 /* shared holders exclude exclusive ones, not each other */
+} advlock_mode;
+
+#define ADVLOCK_SESSION_OPTIONS_VERSION 1
+
+typedef struct advlock_session_options {
+    unsigned int version; /* ADVLOCK_SESSION_OPTIONS_VERSION */
+    /* Shown in pg_stat_activity. NULL: the URL's or PGAPPNAME's, else "advlock". */
+    const char *application_name;
+} advlock_session_options;
+
+/* Fill opts with defaults for the given version (pass
+   ADVLOCK_SESSION_OPTIONS_VERSION). */
+ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options *opts,
+                                                        unsigned int version);
+
+/*
+ * Open a session from a postgresql:// URL or a libpq conninfo string ("" uses
+ * the PG* environment variables, .pgpass and service files as libpq does).
+ * opts may be NULL for the defaults. ADVLOCK_ECONNECT when the server cannot be
+ * reached; the message never contains the password.
+ */
+ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const char *url,
+                                                const advlock_session_options *opts);
+
+/* Close the connection, which releases every lock of the session on the
+   server, and free the handle. Accepts NULL. */
+ADVLOCK_API void advlock_session_close(advlock_session *session);
+
+/*
+ * Try to take a lock without waiting. ADVLOCK_OK and a new handle in *out,
+ * or ADVLOCK_NOT_ACQUIRED with *out = NULL when another session holds it.
+ * Taking a key this session already holds is counted: each handle releases once.
+ */
+ADVLOCK_API advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session,
+                                                    const advlock_key *key, advlock_mode mode);
+
+/*
+ * Release the lock now. A second release, or a release after the session was
+ * closed, is ADVLOCK_EMISUSE. ADVLOCK_ELOST when the server says the session did
+ * not hold it any more.
+ */
+ADVLOCK_API advlock_status advlock_lock_release(advlock_lock *lock);
+
+/* Release the lock if still held (errors are dropped: call
+   advlock_lock_release first to see them) and free the handle. Accepts NULL. */
+ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ADVLOCK_H */

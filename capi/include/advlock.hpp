@@ -1,0 +1,296 @@
+// advlock.hpp: a header-only C++17 wrapper over the C ABI (advlock.h), in the
+// manner of libpqxx: RAII handles, exceptions, std::optional for "not acquired".
+// It adds no behaviour of its own; everything happens behind the C ABI, so the
+// CLI and the Python binding that use it behave exactly like C callers.
+//
+//   advlock::session session = advlock::session::open("postgresql://db/app");
+//   if (std::optional<advlock::lock> lock = session.try_lock(advlock::key::from_name("daily_sales"))) {
+//       run_batch();
+//   }   // released here
+#ifndef ADVLOCK_HPP
+#define ADVLOCK_HPP
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "advlock.h"
+
+namespace advlock {
+
+// ---- exceptions: one type per status a caller may need to tell apart --------
+
+class error : public std::runtime_error {
+public:
+    error(advlock_status status, const std::string &message, std::string sqlstate)
+        : std::runtime_error(message), status_(status), sqlstate_(std::move(sqlstate)) {}
+    advlock_status status() const noexcept { return status_; }
+    const std::string &sqlstate() const noexcept { return sqlstate_; }
+
+private:
+    advlock_status status_;
+    std::string sqlstate_;
+};
+
+#define ADVLOCK_HPP_ERROR(name, base)                    \
+    class name : public base {                           \
+    public:                                              \
+        using base::base;                                \
+    }
+
+ADVLOCK_HPP_ERROR(internal_error, error);      // ADVLOCK_ERROR
+ADVLOCK_HPP_ERROR(out_of_memory, error);       // ADVLOCK_ENOMEM
+ADVLOCK_HPP_ERROR(invalid_argument, error);    // ADVLOCK_EINVAL
+ADVLOCK_HPP_ERROR(bad_key, error);             // ADVLOCK_EKEY
+ADVLOCK_HPP_ERROR(registry_error, error);      // ADVLOCK_EREGISTRY
+ADVLOCK_HPP_ERROR(not_found, error);           // ADVLOCK_ENOTFOUND
+ADVLOCK_HPP_ERROR(io_error, error);            // ADVLOCK_EIO
+ADVLOCK_HPP_ERROR(misuse, error);              // ADVLOCK_EMISUSE
+ADVLOCK_HPP_ERROR(connect_error, error);       // ADVLOCK_ECONNECT
+ADVLOCK_HPP_ERROR(unsafe_target, error);       // base of the three below
+ADVLOCK_HPP_ERROR(standby_target, unsafe_target);    // ADVLOCK_ESTANDBY
+ADVLOCK_HPP_ERROR(read_only_target, unsafe_target);  // ADVLOCK_EREADONLY
+ADVLOCK_HPP_ERROR(pooler_target, unsafe_target);     // ADVLOCK_EPOOLER
+ADVLOCK_HPP_ERROR(lock_lost, error);           // ADVLOCK_ELOST
+ADVLOCK_HPP_ERROR(canceled, error);            // ADVLOCK_ECANCELED
+ADVLOCK_HPP_ERROR(capacity_error, error);      // ADVLOCK_ECAPACITY
+ADVLOCK_HPP_ERROR(deadlock, error);            // ADVLOCK_EDEADLOCK
+ADVLOCK_HPP_ERROR(permission_denied, error);   // ADVLOCK_EPERMISSION
+ADVLOCK_HPP_ERROR(server_error, error);        // ADVLOCK_ESERVER
+ADVLOCK_HPP_ERROR(unsupported, error);         // ADVLOCK_EUNSUPPORTED
+
+#undef ADVLOCK_HPP_ERROR
+
+namespace detail {
+
+// Throws the exception type of status, with this thread's last error message.
+[[noreturn]] inline void throw_status(advlock_status status) {
+    const advlock_error *last = advlock_error_last();
+    const std::string message = last->status == status ? last->message : advlock_status_name(status);
+    const std::string sqlstate = last->status == status ? last->sqlstate : "";
+    switch (status) {
+        case ADVLOCK_ENOMEM: throw out_of_memory(status, message, sqlstate);
+        case ADVLOCK_EINVAL: throw invalid_argument(status, message, sqlstate);
+        case ADVLOCK_EKEY: throw bad_key(status, message, sqlstate);
+        case ADVLOCK_EREGISTRY: throw registry_error(status, message, sqlstate);
+        case ADVLOCK_ENOTFOUND: throw not_found(status, message, sqlstate);
+        case ADVLOCK_EIO: throw io_error(status, message, sqlstate);
+        case ADVLOCK_EMISUSE: throw misuse(status, message, sqlstate);
+        case ADVLOCK_ECONNECT: throw connect_error(status, message, sqlstate);
+        case ADVLOCK_ESTANDBY: throw standby_target(status, message, sqlstate);
+        case ADVLOCK_EREADONLY: throw read_only_target(status, message, sqlstate);
+        case ADVLOCK_EPOOLER: throw pooler_target(status, message, sqlstate);
+        case ADVLOCK_ELOST: throw lock_lost(status, message, sqlstate);
+        case ADVLOCK_ECANCELED: throw canceled(status, message, sqlstate);
+        case ADVLOCK_ECAPACITY: throw capacity_error(status, message, sqlstate);
+        case ADVLOCK_EDEADLOCK: throw deadlock(status, message, sqlstate);
+        case ADVLOCK_EPERMISSION: throw permission_denied(status, message, sqlstate);
+        case ADVLOCK_ESERVER: throw server_error(status, message, sqlstate);
+        case ADVLOCK_EUNSUPPORTED: throw unsupported(status, message, sqlstate);
+        default: throw internal_error(status, message, sqlstate);
+    }
+}
+
+// Returns non-error statuses (OK, NOT_ACQUIRED); throws for errors.
+inline advlock_status check(advlock_status status) {
+    if (status < 0) throw_status(status);
+    return status;
+}
+
+}  // namespace detail
+
+// ---- keys --------------------------------------------------------------------
+
+class key {
+public:
+    static key bigint(std::int64_t value) { return key(advlock_key_bigint(value)); }
+    static key pair(std::int32_t k1, std::int32_t k2) { return key(advlock_key_pair(k1, k2)); }
+
+    // The frozen advlock scheme (SHA-256 of "advlock:" + name). Throws bad_key.
+    static key from_name(std::string_view name) {
+        advlock_key k;
+        detail::check(advlock_key_from_name(&k, name.data(), name.size()));
+        return key(k);
+    }
+
+    // The with_advisory_lock gem's scheme. Throws bad_key.
+    static key from_name_compat(std::string_view name, std::int64_t prefix = 0) {
+        advlock_key k;
+        detail::check(advlock_key_from_name_compat(&k, name.data(), name.size(), prefix));
+        return key(k);
+    }
+
+    // "100:1", "-42" or "name:TEXT". Throws bad_key.
+    static key parse(std::string_view text) {
+        advlock_key k;
+        detail::check(advlock_key_parse(&k, text.data(), text.size()));
+        return key(k);
+    }
+
+    static key from_pg_locks(const advlock_pg_locks_key &pg) {
+        advlock_key k;
+        detail::check(advlock_key_from_pg_locks(&k, &pg));
+        return key(k);
+    }
+
+    explicit key(const advlock_key &k) : key_(k) {}
+
+    bool is_pair() const { return key_.space == ADVLOCK_KEY_PAIR; }
+    const advlock_key &c_key() const { return key_; }
+
+    std::string to_string() const {
+        char text[ADVLOCK_KEY_TEXT_SIZE];
+        detail::check(advlock_key_format(text, sizeof text, &key_));
+        return text;
+    }
+
+    advlock_pg_locks_key to_pg_locks() const {
+        advlock_pg_locks_key pg;
+        detail::check(advlock_key_to_pg_locks(&pg, &key_));
+        return pg;
+    }
+
+    friend bool operator==(const key &a, const key &b) { return advlock_key_equal(&a.key_, &b.key_) != 0; }
+    friend bool operator!=(const key &a, const key &b) { return !(a == b); }
+
+private:
+    advlock_key key_;
+};
+
+// ---- registry ------------------------------------------------------------------
+
+// A borrowed view of one registry entry; valid while its registry lives.
+class registry_entry {
+public:
+    explicit registry_entry(const advlock_registry_entry *entry) : entry_(entry) {}
+    std::string_view name() const { return advlock_registry_entry_name(entry_); }
+    std::string_view description() const { return advlock_registry_entry_description(entry_); }
+    unsigned line() const { return advlock_registry_entry_line(entry_); }
+    advlock::key key() const {
+        advlock_key k;
+        detail::check(advlock_registry_entry_key(&k, entry_));
+        return advlock::key(k);
+    }
+
+private:
+    const advlock_registry_entry *entry_;
+};
+
+class registry {
+public:
+    // Throws io_error or registry_error ("file:line: ...").
+    static registry open(const std::string &path) {
+        advlock_registry *r = nullptr;
+        detail::check(advlock_registry_open(&r, path.c_str()));
+        return registry(r);
+    }
+    static registry parse(std::string_view text, const std::string &origin = "<registry>") {
+        advlock_registry *r = nullptr;
+        detail::check(advlock_registry_parse(&r, text.data(), text.size(), origin.c_str()));
+        return registry(r);
+    }
+
+    std::size_t size() const { return advlock_registry_count(handle_.get()); }
+    registry_entry at(std::size_t index) const {
+        const advlock_registry_entry *entry = advlock_registry_at(handle_.get(), index);
+        if (!entry) throw std::out_of_range("advlock::registry::at: index out of range");
+        return registry_entry(entry);
+    }
+
+    // Throws not_found (with a suggestion).
+    registry_entry find(std::string_view name) const {
+        const advlock_registry_entry *entry = nullptr;
+        detail::check(advlock_registry_find_name(&entry, handle_.get(), name.data(), name.size()));
+        return registry_entry(entry);
+    }
+    // std::nullopt when no entry has the key.
+    std::optional<registry_entry> find(const key &k) const {
+        const advlock_registry_entry *entry = nullptr;
+        const advlock_status status = advlock_registry_find_key(&entry, handle_.get(), &k.c_key());
+        if (status == ADVLOCK_ENOTFOUND) return std::nullopt;
+        detail::check(status);
+        return registry_entry(entry);
+    }
+
+    const advlock_registry *c_handle() const { return handle_.get(); }
+
+private:
+    struct deleter {
+        void operator()(advlock_registry *r) const { advlock_registry_free(r); }
+    };
+    explicit registry(advlock_registry *r) : handle_(r) {}
+    std::unique_ptr<advlock_registry, deleter> handle_;
+};
+
+// ---- sessions and locks ----------------------------------------------------------
+
+enum class mode { exclusive = ADVLOCK_EXCLUSIVE, shared = ADVLOCK_SHARED };
+
+// One held lock; released by release() or at the end of its scope.
+class lock {
+public:
+    // Throws misuse (second release, session closed) or lock_lost.
+    void release() { detail::check(advlock_lock_release(handle_.get())); }
+    advlock_lock *c_handle() const { return handle_.get(); }
+
+private:
+    friend class session;
+    struct deleter {
+        void operator()(advlock_lock *l) const { advlock_lock_free(l); }
+    };
+    explicit lock(advlock_lock *l) : handle_(l) {}
+    std::unique_ptr<advlock_lock, deleter> handle_;
+};
+
+struct session_options {
+    std::string application_name;  // empty: the URL's, PGAPPNAME, else "advlock"
+};
+
+// One dedicated connection that holds locks; closed at the end of its scope.
+class session {
+public:
+    // Throws connect_error (and, later, the unsafe_target kinds).
+    static session open(const std::string &url, const session_options &options = {}) {
+        advlock_session_options c_options;
+        detail::check(advlock_session_options_init(&c_options, ADVLOCK_SESSION_OPTIONS_VERSION));
+        if (!options.application_name.empty()) c_options.application_name = options.application_name.c_str();
+        advlock_session *s = nullptr;
+        detail::check(advlock_session_open(&s, url.c_str(), &c_options));
+        return session(s);
+    }
+
+    // std::nullopt when another session holds the lock.
+    std::optional<lock> try_lock(const key &k, mode m = mode::exclusive) {
+        require_open("try_lock");
+        advlock_lock *l = nullptr;
+        if (detail::check(advlock_session_try_lock(&l, handle_.get(), &k.c_key(), static_cast<advlock_mode>(m))) ==
+            ADVLOCK_NOT_ACQUIRED) {
+            return std::nullopt;
+        }
+        return lock(l);
+    }
+
+    // Ends the connection, releasing every lock; later calls throw misuse.
+    void close() { handle_.reset(); }
+
+    advlock_session *c_handle() const { return handle_.get(); }
+
+private:
+    struct deleter {
+        void operator()(advlock_session *s) const { advlock_session_close(s); }
+    };
+    explicit session(advlock_session *s) : handle_(s) {}
+    void require_open(const char *doing) const {
+        if (!handle_) {
+            throw misuse(ADVLOCK_EMISUSE, std::string("advlock::session::") + doing + ": the session is closed", "");
+        }
+    }
+    std::unique_ptr<advlock_session, deleter> handle_;
+};
+
+}  // namespace advlock
+
+#endif  // ADVLOCK_HPP

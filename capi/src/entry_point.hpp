@@ -1,0 +1,40 @@
+// How every C entry point is written (DuckDB's capi school): the body runs
+// inside guarded(), which turns any exception into a status and a last error,
+// so no C++ exception ever crosses the ABI.
+#pragma once
+
+#include <new>
+#include <string>
+
+#include "advlock.h"
+#include "last_error.hpp"
+#include "error.hpp"
+
+namespace advlock::capi {
+
+// Maps the exception being handled to a status (and records it).
+advlock_status translate_current_exception(const char *function) noexcept;
+
+// body returns an advlock_status (OK, NOT_ACQUIRED...) or throws.
+template <typename Body>
+advlock_status guarded(const char *function, Body &&body) noexcept {
+    try {
+        return body();
+    } catch (...) {
+        return translate_current_exception(function);
+    }
+}
+
+// Throws InvalidArgument naming the function and the argument that was NULL.
+template <typename T>
+T *require(T *pointer, const char *function, const char *argument) {
+    if (!pointer) {
+        throw core::InvalidArgument(std::string(function) + ": argument '" + argument + "' is NULL");
+    }
+    return pointer;
+}
+
+// The length of a string argument: len, or strlen when ADVLOCK_NUL_TERMINATED.
+std::size_t string_length(const char *text, std::size_t len);
+
+}  // namespace advlock::capi

@@ -1,0 +1,120 @@
+// Key derivation, text and pg_locks conversions.
+#include <cstring>
+
+#include "entry_point.hpp"
+#include "handles.hpp"
+#include "keys/key_text.hpp"
+#include "keys/name_schemes.hpp"
+
+namespace advlock::capi {
+
+core::Key to_core(const advlock_key &key, const char *function) {
+    switch (key.space) {
+        case ADVLOCK_KEY_BIGINT: return core::Key::bigint(key.bigint);
+        case ADVLOCK_KEY_PAIR: return core::Key::pair(key.k1, key.k2);
+    }
+    throw core::InvalidArgument(std::string(function) + ": key space " + std::to_string(key.space) +
+                                " is neither ADVLOCK_KEY_BIGINT (1) nor ADVLOCK_KEY_PAIR (2); "
+                                "build keys with advlock_key_bigint/advlock_key_pair");
+}
+
+advlock_key to_c(const core::Key &key) {
+    return key.is_pair() ? advlock_key_pair(key.k1(), key.k2()) : advlock_key_bigint(key.bigint_value());
+}
+
+}  // namespace advlock::capi
+
+using advlock::capi::guarded;
+using advlock::capi::require;
+using advlock::capi::string_length;
+namespace core = advlock::core;
+
+extern "C" {
+
+advlock_key advlock_key_bigint(int64_t value) {
+    advlock_key key{};
+    key.space = ADVLOCK_KEY_BIGINT;
+    key.bigint = value;
+    return key;
+}
+
+advlock_key advlock_key_pair(int32_t k1, int32_t k2) {
+    advlock_key key{};
+    key.space = ADVLOCK_KEY_PAIR;
+    key.k1 = k1;
+    key.k2 = k2;
+    return key;
+}
+
+advlock_status advlock_key_from_name(advlock_key *out, const char *name, size_t name_len) {
+    return guarded(__func__, [&] {
+        require(out, __func__, "out");
+        require(name, __func__, "name");
+        *out = advlock::capi::to_c(core::advlock_key_for_name({name, string_length(name, name_len)}));
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_key_from_name_compat(advlock_key *out, const char *name, size_t name_len,
+                                            int64_t prefix) {
+    return guarded(__func__, [&] {
+        require(out, __func__, "out");
+        require(name, __func__, "name");
+        *out = advlock::capi::to_c(
+            core::with_advisory_lock_key_for_name({name, string_length(name, name_len)}, prefix));
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_key_parse(advlock_key *out, const char *text, size_t text_len) {
+    return guarded(__func__, [&] {
+        require(out, __func__, "out");
+        require(text, __func__, "text");
+        *out = advlock::capi::to_c(core::parse_key({text, string_length(text, text_len)}));
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_key_format(char *out, size_t out_size, const advlock_key *key) {
+    return guarded(__func__, [&] {
+        require(out, __func__, "out");
+        require(key, __func__, "key");
+        const std::string text = core::format_key(advlock::capi::to_core(*key, __func__));
+        if (text.size() + 1 > out_size) {
+            throw core::InvalidArgument(std::string(__func__) + ": the buffer holds " + std::to_string(out_size) +
+                                        " bytes but the key needs " + std::to_string(text.size() + 1) +
+                                        "; use ADVLOCK_KEY_TEXT_SIZE");
+        }
+        std::memcpy(out, text.c_str(), text.size() + 1);
+        return ADVLOCK_OK;
+    });
+}
+
+int advlock_key_equal(const advlock_key *a, const advlock_key *b) {
+    if (!a || !b) return 0;
+    if (a->space != b->space) return 0;
+    if (a->space == ADVLOCK_KEY_BIGINT) return a->bigint == b->bigint;
+    if (a->space == ADVLOCK_KEY_PAIR) return a->k1 == b->k1 && a->k2 == b->k2;
+    return 0;
+}
+
+advlock_status advlock_key_to_pg_locks(advlock_pg_locks_key *out, const advlock_key *key) {
+    return guarded(__func__, [&] {
+        require(out, __func__, "out");
+        require(key, __func__, "key");
+        const core::PgLocksKey pg = advlock::capi::to_core(*key, __func__).to_pg_locks();
+        *out = advlock_pg_locks_key{pg.classid, pg.objid, pg.objsubid};
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_key_from_pg_locks(advlock_key *out, const advlock_pg_locks_key *pg) {
+    return guarded(__func__, [&] {
+        require(out, __func__, "out");
+        require(pg, __func__, "pg");
+        *out = advlock::capi::to_c(core::Key::from_pg_locks({pg->classid, pg->objid, pg->objsubid}));
+        return ADVLOCK_OK;
+    });
+}
+
+}  // extern "C"

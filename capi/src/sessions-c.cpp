@@ -1,0 +1,107 @@
+// Sessions and their locks.
+#include <memory>
+
+#include "entry_point.hpp"
+#include "handles.hpp"
+#include "postgres/pg_session.hpp"
+
+using advlock::capi::guarded;
+using advlock::capi::require;
+namespace core = advlock::core;
+
+namespace advlock::capi {
+
+core::LockMode to_core(advlock_mode mode, const char *function) {
+    switch (mode) {
+        case ADVLOCK_EXCLUSIVE: return core::LockMode::Exclusive;
+        case ADVLOCK_SHARED: return core::LockMode::Shared;
+    }
+    throw core::InvalidArgument(std::string(function) + ": mode " + std::to_string(mode) +
+                                " is neither ADVLOCK_EXCLUSIVE (0) nor ADVLOCK_SHARED (1)");
+}
+
+namespace {
+
+// Options of any version this library knows, copied over defaults.
+advlock_session_options effective_options(const advlock_session_options *given, const char *function) {
+    advlock_session_options options{};
+    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+    if (!given) return options;
+    if (given->version < 1 || given->version > ADVLOCK_SESSION_OPTIONS_VERSION) {
+        throw core::InvalidArgument(std::string(function) + ": options version " + std::to_string(given->version) +
+                                    " is unknown to this library (version " ADVLOCK_VERSION
+                                    "); initialise options with advlock_session_options_init");
+    }
+    options.application_name = given->application_name;
+    return options;
+}
+
+}  // namespace
+
+}  // namespace advlock::capi
+
+extern "C" {
+
+advlock_status advlock_session_options_init(advlock_session_options *opts, unsigned int version) {
+    return guarded(__func__, [&] {
+        require(opts, __func__, "opts");
+        if (version < 1 || version > ADVLOCK_SESSION_OPTIONS_VERSION) {
+            throw core::InvalidArgument(std::string(__func__) + ": options version " + std::to_string(version) +
+                                        " is unknown to this library (version " ADVLOCK_VERSION ")");
+        }
+        *opts = advlock_session_options{};
+        opts->version = version;
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_session_open(advlock_session **out, const char *url, const advlock_session_options *opts) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&] {
+        require(out, __func__, "out");
+        require(url, __func__, "url");
+        const advlock_session_options options = advlock::capi::effective_options(opts, __func__);
+        core::PgConnectOptions connect;
+        if (options.application_name) connect.application_name = options.application_name;
+        *out = new advlock_session{core::PgSession::open(url, connect)};
+        return ADVLOCK_OK;
+    });
+}
+
+void advlock_session_close(advlock_session *session) {
+    if (!session) return;
+    session->session->close();
+    delete session;
+}
+
+advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
+                                        advlock_mode mode) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&] {
+        require(out, __func__, "out");
+        require(session, __func__, "session");
+        require(key, __func__, "key");
+        const core::Key wanted = advlock::capi::to_core(*key, __func__);
+        const core::LockMode lock_mode = advlock::capi::to_core(mode, __func__);
+        // Allocate before locking, so an allocation failure cannot strand a held lock.
+        std::unique_ptr<advlock_lock> handle(new advlock_lock{{session->session, wanted, lock_mode}});
+        if (!session->session->try_lock(wanted, lock_mode)) {
+            handle->held.mark_not_held();
+            return ADVLOCK_NOT_ACQUIRED;
+        }
+        *out = handle.release();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_lock_release(advlock_lock *lock) {
+    return guarded(__func__, [&] {
+        require(lock, __func__, "lock");
+        lock->held.release();
+        return ADVLOCK_OK;
+    });
+}
+
+void advlock_lock_free(advlock_lock *lock) { delete lock; }
+
+}  // extern "C"

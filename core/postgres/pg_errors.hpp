@@ -1,0 +1,19 @@
+// Turning libpq failures into the core's errors, each with the status a user
+// must be able to tell apart (capacity, deadlock, permission, cancel, lost).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <libpq-fe.h>
+
+namespace advlock::core {
+
+// Throws the Error that fits a failed result (or a NULL result) on conn.
+// doing: what advlock was doing, e.g. "try_lock 100:1". holds_locks: whether a
+// broken connection loses locks (LockLost) or merely fails (ConnectError).
+// secrets: passwords to scrub from the server's and libpq's words.
+[[noreturn]] void throw_pg_error(PGconn *conn, const PGresult *result, const std::string &doing,
+                                 bool holds_locks, const std::vector<std::string> &secrets);
+
+}  // namespace advlock::core

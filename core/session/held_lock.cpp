@@ -1,0 +1,29 @@
+#include "session/held_lock.hpp"
+
+#include "error.hpp"
+#include "keys/key_text.hpp"
+
+namespace advlock::core {
+
+HeldLock::~HeldLock() {
+    if (released_ || session_->is_closed()) return;
+    try {
+        release();
+    } catch (...) {
+        // A destructor cannot report; callers who care call release() first.
+    }
+}
+
+void HeldLock::release() {
+    if (released_) {
+        throw Misuse("lock " + format_key(key_) + " was already released; each lock handle releases once");
+    }
+    released_ = true;
+    if (session_->is_closed()) {
+        throw Misuse("lock " + format_key(key_) +
+                     " cannot be released: its session was closed, which released it on the server");
+    }
+    session_->unlock(key_, mode_);
+}
+
+}  // namespace advlock::core
