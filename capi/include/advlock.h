@@ -17,6 +17,8 @@
  *    means "up to the first NUL". Strings out are borrowed: each function says
  *    how long the pointer stays valid. The caller never free()s anything.
  *  - No C++ exception ever crosses this boundary.
+ *  - Enums are 32-bit ints (each has an *_INT32_ member to make it so);
+ *    unknown values passed in are refused with ADVLOCK_EINVAL.
  *  - Options structs carry a version field set by their _init() function;
  *    fields are only ever appended.
  *
@@ -91,7 +93,11 @@ typedef enum advlock_status {
     /* Any other server error; the SQLSTATE is in advlock_error_last(). */
     ADVLOCK_ESERVER = -18,
     /* The backend or server cannot do what was asked. */
-    ADVLOCK_EUNSUPPORTED = -19
+    ADVLOCK_EUNSUPPORTED = -19,
+
+    /* Not a status: makes the enum a full 32-bit int, so any value a caller
+       or a newer library passes is a valid value of the type. */
+    ADVLOCK_STATUS_INT32_ = 0x7FFFFFFF
 } advlock_status;
 
 /* The enum's name as text ("ADVLOCK_ELOST"). Never NULL; a static string. */
@@ -140,7 +146,8 @@ ADVLOCK_API int advlock_version_number(void);
 /* The two key spaces of PostgreSQL; the values equal pg_locks.objsubid. */
 typedef enum advlock_key_space {
     ADVLOCK_KEY_BIGINT = 1, /* one int8 */
-    ADVLOCK_KEY_PAIR = 2    /* two int4: "category, job id" */
+    ADVLOCK_KEY_PAIR = 2,   /* two int4: "category, job id" */
+    ADVLOCK_KEY_SPACE_INT32_ = 0x7FFFFFFF /* not a space: keeps the enum 32 bits wide */
 } advlock_key_space;
 
 /* A lock key, a plain value. Only the fields of its space are meaningful. */
@@ -290,7 +297,8 @@ typedef struct advlock_lock advlock_lock;
 
 typedef enum advlock_mode {
     ADVLOCK_EXCLUSIVE = 0,
-    ADVLOCK_SHARED = 1 /* shared holders exclude exclusive ones, not each other */
+    ADVLOCK_SHARED = 1, /* shared holders exclude exclusive ones, not each other */
+    ADVLOCK_MODE_INT32_ = 0x7FFFFFFF /* not a mode: keeps the enum 32 bits wide */
 } advlock_mode;
 
 #define ADVLOCK_SESSION_OPTIONS_VERSION 1

@@ -15,11 +15,13 @@ namespace advlock::capi {
 // Maps the exception being handled to a status (and records it).
 advlock_status translate_current_exception(const char *function) noexcept;
 
-// body returns an advlock_status (OK, NOT_ACQUIRED...) or throws.
+// body(function) returns an advlock_status (OK, NOT_ACQUIRED...) or throws.
+// It receives the entry point's name for its messages (__func__ inside a
+// lambda would say "operator()").
 template <typename Body>
 advlock_status guarded(const char *function, Body &&body) noexcept {
     try {
-        return body();
+        return body(function);
     } catch (...) {
         return translate_current_exception(function);
     }

@@ -95,6 +95,7 @@ const char *advlock_status_name(advlock_status status) {
         case ADVLOCK_EPERMISSION: return "ADVLOCK_EPERMISSION";
         case ADVLOCK_ESERVER: return "ADVLOCK_ESERVER";
         case ADVLOCK_EUNSUPPORTED: return "ADVLOCK_EUNSUPPORTED";
+        default: break;
     }
     return "ADVLOCK_UNKNOWN_STATUS";
 }

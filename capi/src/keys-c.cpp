@@ -12,6 +12,7 @@ core::Key to_core(const advlock_key &key, const char *function) {
     switch (key.space) {
         case ADVLOCK_KEY_BIGINT: return core::Key::bigint(key.bigint);
         case ADVLOCK_KEY_PAIR: return core::Key::pair(key.k1, key.k2);
+        default: break;
     }
     throw core::InvalidArgument(std::string(function) + ": key space " + std::to_string(key.space) +
                                 " is neither ADVLOCK_KEY_BIGINT (1) nor ADVLOCK_KEY_PAIR (2); "
@@ -47,9 +48,9 @@ advlock_key advlock_key_pair(int32_t k1, int32_t k2) {
 }
 
 advlock_status advlock_key_from_name(advlock_key *out, const char *name, size_t name_len) {
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(name, __func__, "name");
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(name, function, "name");
         *out = advlock::capi::to_c(core::advlock_key_for_name({name, string_length(name, name_len)}));
         return ADVLOCK_OK;
     });
@@ -57,9 +58,9 @@ advlock_status advlock_key_from_name(advlock_key *out, const char *name, size_t 
 
 advlock_status advlock_key_from_name_compat(advlock_key *out, const char *name, size_t name_len,
                                             int64_t prefix) {
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(name, __func__, "name");
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(name, function, "name");
         *out = advlock::capi::to_c(
             core::with_advisory_lock_key_for_name({name, string_length(name, name_len)}, prefix));
         return ADVLOCK_OK;
@@ -67,21 +68,21 @@ advlock_status advlock_key_from_name_compat(advlock_key *out, const char *name, 
 }
 
 advlock_status advlock_key_parse(advlock_key *out, const char *text, size_t text_len) {
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(text, __func__, "text");
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(text, function, "text");
         *out = advlock::capi::to_c(core::parse_key({text, string_length(text, text_len)}));
         return ADVLOCK_OK;
     });
 }
 
 advlock_status advlock_key_format(char *out, size_t out_size, const advlock_key *key) {
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(key, __func__, "key");
-        const std::string text = core::format_key(advlock::capi::to_core(*key, __func__));
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(key, function, "key");
+        const std::string text = core::format_key(advlock::capi::to_core(*key, function));
         if (text.size() + 1 > out_size) {
-            throw core::InvalidArgument(std::string(__func__) + ": the buffer holds " + std::to_string(out_size) +
+            throw core::InvalidArgument(std::string(function) + ": the buffer holds " + std::to_string(out_size) +
                                         " bytes but the key needs " + std::to_string(text.size() + 1) +
                                         "; use ADVLOCK_KEY_TEXT_SIZE");
         }
@@ -99,19 +100,19 @@ int advlock_key_equal(const advlock_key *a, const advlock_key *b) {
 }
 
 advlock_status advlock_key_to_pg_locks(advlock_pg_locks_key *out, const advlock_key *key) {
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(key, __func__, "key");
-        const core::PgLocksKey pg = advlock::capi::to_core(*key, __func__).to_pg_locks();
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(key, function, "key");
+        const core::PgLocksKey pg = advlock::capi::to_core(*key, function).to_pg_locks();
         *out = advlock_pg_locks_key{pg.classid, pg.objid, pg.objsubid};
         return ADVLOCK_OK;
     });
 }
 
 advlock_status advlock_key_from_pg_locks(advlock_key *out, const advlock_pg_locks_key *pg) {
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(pg, __func__, "pg");
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(pg, function, "pg");
         *out = advlock::capi::to_c(core::Key::from_pg_locks({pg->classid, pg->objid, pg->objsubid}));
         return ADVLOCK_OK;
     });

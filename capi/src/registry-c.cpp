@@ -13,9 +13,9 @@ extern "C" {
 
 advlock_status advlock_registry_open(advlock_registry **out, const char *path) {
     if (out) *out = nullptr;
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(path, __func__, "path");
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(path, function, "path");
         *out = new advlock_registry{core::Registry::load_file(path)};
         return ADVLOCK_OK;
     });
@@ -24,9 +24,9 @@ advlock_status advlock_registry_open(advlock_registry **out, const char *path) {
 advlock_status advlock_registry_parse(advlock_registry **out, const char *text, size_t text_len,
                                       const char *origin) {
     if (out) *out = nullptr;
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(text, __func__, "text");
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(text, function, "text");
         *out = new advlock_registry{
             core::Registry::parse({text, string_length(text, text_len)}, origin ? origin : "<registry>")};
         return ADVLOCK_OK;
@@ -47,10 +47,10 @@ const advlock_registry_entry *advlock_registry_at(const advlock_registry *regist
 advlock_status advlock_registry_find_name(const advlock_registry_entry **out, const advlock_registry *registry,
                                           const char *name, size_t name_len) {
     if (out) *out = nullptr;
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(registry, __func__, "registry");
-        require(name, __func__, "name");
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(registry, function, "registry");
+        require(name, function, "name");
         *out = to_c(&registry->registry.require_name({name, string_length(name, name_len)}));
         return ADVLOCK_OK;
     });
@@ -59,11 +59,11 @@ advlock_status advlock_registry_find_name(const advlock_registry_entry **out, co
 advlock_status advlock_registry_find_key(const advlock_registry_entry **out, const advlock_registry *registry,
                                          const advlock_key *key) {
     if (out) *out = nullptr;
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(registry, __func__, "registry");
-        require(key, __func__, "key");
-        *out = to_c(&registry->registry.require_key(advlock::capi::to_core(*key, __func__)));
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(registry, function, "registry");
+        require(key, function, "key");
+        *out = to_c(&registry->registry.require_key(advlock::capi::to_core(*key, function)));
         return ADVLOCK_OK;
     });
 }
@@ -73,9 +73,9 @@ const char *advlock_registry_entry_name(const advlock_registry_entry *entry) {
 }
 
 advlock_status advlock_registry_entry_key(advlock_key *out, const advlock_registry_entry *entry) {
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(entry, __func__, "entry");
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(entry, function, "entry");
         *out = to_c(from_c(entry)->key);
         return ADVLOCK_OK;
     });

@@ -15,6 +15,7 @@ core::LockMode to_core(advlock_mode mode, const char *function) {
     switch (mode) {
         case ADVLOCK_EXCLUSIVE: return core::LockMode::Exclusive;
         case ADVLOCK_SHARED: return core::LockMode::Shared;
+        default: break;
     }
     throw core::InvalidArgument(std::string(function) + ": mode " + std::to_string(mode) +
                                 " is neither ADVLOCK_EXCLUSIVE (0) nor ADVLOCK_SHARED (1)");
@@ -43,10 +44,10 @@ advlock_session_options effective_options(const advlock_session_options *given, 
 extern "C" {
 
 advlock_status advlock_session_options_init(advlock_session_options *opts, unsigned int version) {
-    return guarded(__func__, [&] {
-        require(opts, __func__, "opts");
+    return guarded(__func__, [&](const char *function) {
+        require(opts, function, "opts");
         if (version < 1 || version > ADVLOCK_SESSION_OPTIONS_VERSION) {
-            throw core::InvalidArgument(std::string(__func__) + ": options version " + std::to_string(version) +
+            throw core::InvalidArgument(std::string(function) + ": options version " + std::to_string(version) +
                                         " is unknown to this library (version " ADVLOCK_VERSION ")");
         }
         *opts = advlock_session_options{};
@@ -57,10 +58,10 @@ advlock_status advlock_session_options_init(advlock_session_options *opts, unsig
 
 advlock_status advlock_session_open(advlock_session **out, const char *url, const advlock_session_options *opts) {
     if (out) *out = nullptr;
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(url, __func__, "url");
-        const advlock_session_options options = advlock::capi::effective_options(opts, __func__);
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(url, function, "url");
+        const advlock_session_options options = advlock::capi::effective_options(opts, function);
         core::PgConnectOptions connect;
         if (options.application_name) connect.application_name = options.application_name;
         *out = new advlock_session{core::PgSession::open(url, connect)};
@@ -77,12 +78,12 @@ void advlock_session_close(advlock_session *session) {
 advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
                                         advlock_mode mode) {
     if (out) *out = nullptr;
-    return guarded(__func__, [&] {
-        require(out, __func__, "out");
-        require(session, __func__, "session");
-        require(key, __func__, "key");
-        const core::Key wanted = advlock::capi::to_core(*key, __func__);
-        const core::LockMode lock_mode = advlock::capi::to_core(mode, __func__);
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(session, function, "session");
+        require(key, function, "key");
+        const core::Key wanted = advlock::capi::to_core(*key, function);
+        const core::LockMode lock_mode = advlock::capi::to_core(mode, function);
         // Allocate before locking, so an allocation failure cannot strand a held lock.
         std::unique_ptr<advlock_lock> handle(new advlock_lock{{session->session, wanted, lock_mode}});
         if (!session->session->try_lock(wanted, lock_mode)) {
@@ -95,8 +96,8 @@ advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *ses
 }
 
 advlock_status advlock_lock_release(advlock_lock *lock) {
-    return guarded(__func__, [&] {
-        require(lock, __func__, "lock");
+    return guarded(__func__, [&](const char *function) {
+        require(lock, function, "lock");
         lock->held.release();
         return ADVLOCK_OK;
     });

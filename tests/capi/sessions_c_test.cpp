@@ -1,0 +1,66 @@
+// Sessions through the C ABI, without a server: options, NULL handles, and
+// connection failures that must not leak the password.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "advlock.h"
+
+TEST(SessionsC, OptionsInitSetsTheVersionAndRefusesUnknownOnes) {
+    advlock_session_options options;
+    options.application_name = "garbage";
+    ASSERT_EQ(advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION), ADVLOCK_OK);
+    EXPECT_EQ(options.version, static_cast<unsigned>(ADVLOCK_SESSION_OPTIONS_VERSION));
+    EXPECT_EQ(options.application_name, nullptr);
+    EXPECT_EQ(advlock_session_options_init(&options, 0), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_options_init(&options, 99), ADVLOCK_EINVAL);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("options version 99 is unknown"), std::string::npos);
+    EXPECT_EQ(advlock_session_options_init(nullptr, 1), ADVLOCK_EINVAL);
+}
+
+TEST(SessionsC, OpenRefusesNullsAndUnknownOptionVersions) {
+    advlock_session *session = reinterpret_cast<advlock_session *>(0x1);
+    EXPECT_EQ(advlock_session_open(&session, nullptr, nullptr), ADVLOCK_EINVAL);
+    EXPECT_EQ(session, nullptr);
+    EXPECT_EQ(advlock_session_open(nullptr, "", nullptr), ADVLOCK_EINVAL);
+
+    advlock_session_options options;
+    ASSERT_EQ(advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION), ADVLOCK_OK);
+    options.version = 1000;
+    EXPECT_EQ(advlock_session_open(&session, "host=127.0.0.1 port=1", &options), ADVLOCK_EINVAL);
+    EXPECT_EQ(session, nullptr);
+}
+
+TEST(SessionsC, UnreachableServerIsEconnectWithoutThePassword) {
+    advlock_session *session = nullptr;
+    // Port 1 on loopback: nothing listens there, the connection is refused at once.
+    EXPECT_EQ(advlock_session_open(&session, "postgresql://app:Sup3rS3cret@127.0.0.1:1/db", nullptr),
+              ADVLOCK_ECONNECT);
+    EXPECT_EQ(session, nullptr);
+    const std::string message = advlock_error_last()->message;
+    EXPECT_NE(message.find("cannot connect to PostgreSQL"), std::string::npos) << message;
+    EXPECT_EQ(message.find("Sup3rS3cret"), std::string::npos) << message;
+}
+
+TEST(SessionsC, MalformedUrlsAreEconnectWithoutThePassword) {
+    advlock_session *session = nullptr;
+    for (const char *url : {"postgresql://app:Sup3rS3cret@127.0.0.1:notaport/db",
+                            "postgresql://app:Sup3rS3cret%zz@127.0.0.1/db",
+                            "host=127.0.0.1 password=Sup3rS3cret bogus_option=1"}) {
+        EXPECT_EQ(advlock_session_open(&session, url, nullptr), ADVLOCK_ECONNECT) << url;
+        const std::string message = advlock_error_last()->message;
+        EXPECT_EQ(message.find("Sup3rS3cret"), std::string::npos) << message;
+    }
+}
+
+TEST(SessionsC, NullHandlesAreEinvalOrIgnored) {
+    advlock_lock *lock = reinterpret_cast<advlock_lock *>(0x1);
+    const advlock_key key = advlock_key_bigint(1);
+    EXPECT_EQ(advlock_session_try_lock(&lock, nullptr, &key, ADVLOCK_EXCLUSIVE), ADVLOCK_EINVAL);
+    EXPECT_EQ(lock, nullptr);
+    EXPECT_EQ(std::string(advlock_error_last()->message), "advlock_session_try_lock: argument 'session' is NULL");
+    EXPECT_EQ(advlock_session_try_lock(nullptr, nullptr, &key, ADVLOCK_EXCLUSIVE), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_lock_release(nullptr), ADVLOCK_EINVAL);
+    advlock_lock_free(nullptr);
+    advlock_session_close(nullptr);
+}

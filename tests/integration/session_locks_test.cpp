@@ -1,0 +1,196 @@
+// Session locks on a real server: contention, re-entrancy, modes, release
+// misuse, and what closing or losing the connection does.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "advlock.h"
+#include "advlock.hpp"
+#include "support/test_postgres.hpp"
+
+namespace {
+
+struct SessionClose {
+    void operator()(advlock_session *s) const { advlock_session_close(s); }
+};
+struct LockFree {
+    void operator()(advlock_lock *l) const { advlock_lock_free(l); }
+};
+using Session = std::unique_ptr<advlock_session, SessionClose>;
+using Lock = std::unique_ptr<advlock_lock, LockFree>;
+
+Session open_session(const char *application_name = nullptr) {
+    advlock_session_options options;
+    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+    options.application_name = application_name;
+    advlock_session *session = nullptr;
+    const advlock_status status = advlock_session_open(&session, advlock::test::postgres_url().c_str(), &options);
+    EXPECT_EQ(status, ADVLOCK_OK) << advlock_error_last()->message;
+    return Session(session);
+}
+
+// The lock, or nullptr when ADVLOCK_NOT_ACQUIRED; fails the test on errors.
+Lock take(const Session &session, const advlock_key &key, advlock_mode mode = ADVLOCK_EXCLUSIVE) {
+    advlock_lock *lock = reinterpret_cast<advlock_lock *>(0x1);
+    const advlock_status status = advlock_session_try_lock(&lock, session.get(), &key, mode);
+    EXPECT_TRUE(status == ADVLOCK_OK || status == ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
+    EXPECT_EQ(lock == nullptr, status != ADVLOCK_OK);
+    return Lock(lock);
+}
+
+// Keys unique to each test, so tests never see each other's locks.
+advlock_key test_key() {
+    const std::string name = std::string("session_locks_test.") +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    advlock_key key;
+    advlock_key_from_name(&key, name.c_str(), ADVLOCK_NUL_TERMINATED);
+    return key;
+}
+
+}  // namespace
+
+TEST(SessionLocks, SecondSessionIsNotAcquiredUntilTheFirstReleases) {
+    const advlock_key key = test_key();
+    Session a = open_session(), b = open_session();
+    Lock held = take(a, key);
+    ASSERT_NE(held, nullptr);
+    EXPECT_EQ(take(b, key), nullptr);
+    ASSERT_EQ(advlock_lock_release(held.get()), ADVLOCK_OK);
+    EXPECT_NE(take(b, key), nullptr);
+}
+
+TEST(SessionLocks, ReacquiringCountsAndEachHandleReleasesOnce) {
+    const advlock_key key = test_key();
+    Session a = open_session(), b = open_session();
+    Lock first = take(a, key);
+    Lock second = take(a, key);
+    ASSERT_NE(first, nullptr);
+    ASSERT_NE(second, nullptr);
+    ASSERT_EQ(advlock_lock_release(first.get()), ADVLOCK_OK);
+    EXPECT_EQ(take(b, key), nullptr) << "one release of two acquisitions freed the lock";
+    ASSERT_EQ(advlock_lock_release(second.get()), ADVLOCK_OK);
+    EXPECT_NE(take(b, key), nullptr);
+}
+
+TEST(SessionLocks, SharedHoldersExcludeOnlyExclusiveOnes) {
+    const advlock_key key = test_key();
+    Session a = open_session(), b = open_session(), c = open_session();
+    Lock shared_a = take(a, key, ADVLOCK_SHARED);
+    Lock shared_b = take(b, key, ADVLOCK_SHARED);
+    ASSERT_NE(shared_a, nullptr);
+    ASSERT_NE(shared_b, nullptr);
+    EXPECT_EQ(take(c, key, ADVLOCK_EXCLUSIVE), nullptr);
+    shared_a.reset();
+    shared_b.reset();
+    Lock exclusive = take(c, key, ADVLOCK_EXCLUSIVE);
+    ASSERT_NE(exclusive, nullptr);
+    EXPECT_EQ(take(a, key, ADVLOCK_SHARED), nullptr);
+}
+
+TEST(SessionLocks, PairAndBigintKeysAreDifferentLocks) {
+    Session a = open_session(), b = open_session();
+    Lock pair = take(a, advlock_key_pair(0, 424242));
+    ASSERT_NE(pair, nullptr);
+    EXPECT_NE(take(b, advlock_key_bigint(424242)), nullptr);
+    EXPECT_EQ(take(b, advlock_key_pair(0, 424242)), nullptr);
+}
+
+TEST(SessionLocks, SecondReleaseIsMisuse) {
+    Session a = open_session();
+    Lock held = take(a, test_key());
+    ASSERT_EQ(advlock_lock_release(held.get()), ADVLOCK_OK);
+    EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_EMISUSE);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("already released"), std::string::npos);
+}
+
+TEST(SessionLocks, ClosingTheSessionReleasesItsLocksAndLaterReleasesAreMisuse) {
+    const advlock_key key = test_key();
+    Session a = open_session(), b = open_session();
+    Lock held = take(a, key);
+    ASSERT_NE(held, nullptr);
+    a.reset();  // closes the connection; the lock handle outlives the session handle
+    EXPECT_NE(take(b, key), nullptr);
+    EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_EMISUSE);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("session was closed"), std::string::npos);
+}
+
+TEST(SessionLocks, FreeingAnUnreleasedLockReleasesIt) {
+    const advlock_key key = test_key();
+    Session a = open_session(), b = open_session();
+    Lock held = take(a, key);
+    ASSERT_NE(held, nullptr);
+    held.reset();
+    EXPECT_NE(take(b, key), nullptr);
+}
+
+TEST(SessionLocks, UnknownModeIsEinval) {
+    Session a = open_session();
+    const advlock_key key = test_key();
+    advlock_lock *lock = nullptr;
+    EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), &key, static_cast<advlock_mode>(5)), ADVLOCK_EINVAL);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("mode 5"), std::string::npos);
+}
+
+TEST(SessionLocks, ReleaseAfterTheBackendWasTerminatedIsLost) {
+    Session a = open_session("advlock-terminate-test");
+    Lock held = take(a, test_key());
+    ASSERT_NE(held, nullptr);
+    advlock::test::Psql psql;
+    ASSERT_EQ(psql.value("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                         "WHERE application_name = 'advlock-terminate-test'"),
+              "1");
+    EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_ELOST);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("every lock this session held"), std::string::npos)
+        << advlock_error_last()->message;
+}
+
+TEST(SessionLocks, ApplicationNameDefaultsToAdvlockAndCanBeSet) {
+    advlock::test::Psql psql;
+    Session named = open_session("nightly-report");
+    EXPECT_EQ(psql.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'nightly-report'"), "1");
+
+    advlock_session *session = nullptr;
+    const std::string url = advlock::test::postgres_url() + "?application_name=from-url";
+    ASSERT_EQ(advlock_session_open(&session, url.c_str(), nullptr), ADVLOCK_OK);
+    EXPECT_EQ(psql.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'from-url'"), "1");
+    advlock_session_close(session);
+
+    const std::string before = psql.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'advlock'");
+    Session unnamed = open_session();
+    EXPECT_EQ(psql.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'advlock'"),
+              std::to_string(std::stoi(before) + 1));
+}
+
+TEST(SessionLocks, WrongPasswordIsEconnectAndNeverEchoed) {
+    std::string url = advlock::test::postgres_url();
+    const std::string password = url.substr(url.find(':', 14) + 1, url.find('@') - url.find(':', 14) - 1);
+    url.replace(url.find(password), password.size(), "Wr0ngPassw0rd");
+    advlock_session *session = nullptr;
+    EXPECT_EQ(advlock_session_open(&session, url.c_str(), nullptr), ADVLOCK_ECONNECT);
+    const std::string message = advlock_error_last()->message;
+    EXPECT_NE(message.find("password authentication failed"), std::string::npos) << message;
+    EXPECT_EQ(message.find("Wr0ngPassw0rd"), std::string::npos) << message;
+}
+
+TEST(SessionLocksHpp, GuardsReleaseAtScopeExit) {
+    const advlock::key key = advlock::key::from_name("session_locks_test.hpp_scope");
+    advlock::session a = advlock::session::open(advlock::test::postgres_url());
+    advlock::session b = advlock::session::open(advlock::test::postgres_url());
+    {
+        std::optional<advlock::lock> held = a.try_lock(key);
+        ASSERT_TRUE(held.has_value());
+        EXPECT_FALSE(b.try_lock(key).has_value());
+    }
+    EXPECT_TRUE(b.try_lock(key).has_value());
+}
+
+TEST(SessionLocksHpp, ReleaseTwiceAndUseAfterCloseThrowMisuse) {
+    advlock::session a = advlock::session::open(advlock::test::postgres_url());
+    std::optional<advlock::lock> held = a.try_lock(advlock::key::pair(7, 7), advlock::mode::shared);
+    ASSERT_TRUE(held.has_value());
+    held->release();
+    EXPECT_THROW(held->release(), advlock::misuse);
+    a.close();
+    EXPECT_THROW(a.try_lock(advlock::key::pair(7, 7)), advlock::misuse);
+}
