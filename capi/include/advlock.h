@@ -166,7 +166,7 @@ typedef struct advlock_pg_locks_key {
 } advlock_pg_locks_key;
 
 /* A length meaning "the string ends at its first NUL". */
-#define ADVLOCK_NUL_TERMINATED ((size_t)-1)
+#define ADVLOCK_NUL_TERMINATED SIZE_MAX
 
 /* Longest lock name, in bytes of UTF-8. */
 #define ADVLOCK_NAME_MAX_BYTES 1024

@@ -1,0 +1,36 @@
+// show_key NAME: the keys a lock name turns into, where each appears in
+// pg_locks, and the psql expression that computes the advlock key.
+#include <advlock.hpp>
+#include <iostream>
+
+namespace {
+
+void print_key(const char *label, const advlock::key &key) {
+    const advlock_pg_locks_key pg = key.to_pg_locks();
+    std::cout << label << key.to_string() << "   (pg_locks: classid=" << pg.classid << " objid=" << pg.objid
+              << " objsubid=" << pg.objsubid << ")\n";
+}
+
+std::string sql_literal(const std::string &text) {
+    std::string out = "'";
+    for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+}
+
+}  // namespace
+
+int main(int argc, char **argv) try {
+    if (argc != 2) {
+        std::cerr << "usage: show_key NAME\n";
+        return 64;
+    }
+    const std::string name = argv[1];
+    print_key("advlock scheme:            ", advlock::key::from_name(name));
+    print_key("with_advisory_lock scheme: ", advlock::key::from_name_compat(name));
+    std::cout << "psql: SELECT ('x' || left(encode(sha256(convert_to('advlock:' || " << sql_literal(name)
+              << ", 'UTF8')), 'hex'), 16))::bit(64)::bigint;\n";
+    return 0;
+} catch (const advlock::error &e) {
+    std::cerr << "show_key: " << e.what() << '\n';
+    return 65;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Run every test suite of advlock, as CI does (.ci/run calls exactly this):
+#   1. the C++ tree built with ASan+UBSan: core and C ABI unit tests, real-PostgreSQL
+#      integration tests, header/export/install/README checks, example programs;
+#   2. a short libFuzzer run of the key and registry parsers.
+# Installs what it needs (Debian packages) first. Exits non-zero if anything failed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+"$root/scripts/install-deps.sh" build postgres test fuzz
+
+echo "== C++ tests (ASan + UBSan) =="
+build="$root/build/asan"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DADVLOCK_BUILD_TESTS=ON -DADVLOCK_BUILD_EXAMPLES=ON -DADVLOCK_SANITIZE=address,undefined >/dev/null
+cmake --build "$build" -j "$jobs"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest_status=0
+(cd "$build" && ctest --output-on-failure -j "$jobs") || ctest_status=$?
+
+echo "== fuzz smoke run =="
+fuzz_status=0
+"$root/scripts/fuzz.sh" "${ADVLOCK_FUZZ_SECONDS:-20}" || fuzz_status=$?
+
+echo "== summary =="
+passed=0 failed=0
+for suite in "ctest:$ctest_status" "fuzz:$fuzz_status"; do
+  name=${suite%%:*} status=${suite#*:}
+  if [ "$status" -eq 0 ]; then
+    passed=$((passed + 1)); echo "  $name: passed"
+  else
+    failed=$((failed + 1)); echo "  $name: FAILED (exit $status)"
+  fi
+done
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
