@@ -307,6 +307,13 @@ typedef struct advlock_session_options {
     unsigned int version; /* ADVLOCK_SESSION_OPTIONS_VERSION */
     /* Shown in pg_stat_activity. NULL: the URL's or PGAPPNAME's, else "advlock". */
     const char *application_name;
+    /* 1: accept a hot standby or a read-only server. Locks there exclude only
+       sessions on that same server, never jobs on the primary. Default 0:
+       ADVLOCK_ESTANDBY / ADVLOCK_EREADONLY. */
+    int allow_standby;
+    /* 1: accept a connection pooler between client and server (safe only for
+       PgBouncer in session mode). Default 0: ADVLOCK_EPOOLER. */
+    int allow_pooler;
 } advlock_session_options;
 
 /* Fill opts with defaults for the given version (pass
@@ -317,8 +324,16 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
 /*
  * Open a session from a postgresql:// URL or a libpq conninfo string ("" uses
  * the PG* environment variables, .pgpass and service files as libpq does).
- * opts may be NULL for the defaults. ADVLOCK_ECONNECT when the server cannot be
- * reached; the message never contains the password.
+ * opts may be NULL for the defaults. The URL's own settings win over advlock's
+ * defaults, which are: target_session_attrs=read-write (with several hosts
+ * listed, the writable one is used), application_name "advlock", a 10 s
+ * connect timeout, client TCP keepalives and tcp_user_timeout, and server-side
+ * keepalives, tcp_user_timeout and client_connection_check_interval so that the
+ * server drops a vanished holder within seconds.
+ *
+ * Errors: ADVLOCK_ECONNECT (unreachable, authentication...), and unless opts
+ * allow them ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER. Messages
+ * never contain the password.
  */
 ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const char *url,
                                                 const advlock_session_options *opts);
@@ -345,6 +360,118 @@ ADVLOCK_API advlock_status advlock_lock_release(advlock_lock *lock);
 /* Release the lock if still held (errors are dropped: call
    advlock_lock_release first to see them) and free the handle. Accepts NULL. */
 ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
+
+/* A timeout meaning "wait as long as it takes". */
+#define ADVLOCK_WAIT_FOREVER (-1)
+
+/*
+ * Take a lock, waiting on the server (lock_timeout + pg_advisory_lock: no
+ * polling) for up to timeout_ms milliseconds; ADVLOCK_WAIT_FOREVER waits
+ * without limit and 0 does not wait at all. Returns ADVLOCK_OK with a handle,
+ * ADVLOCK_NOT_ACQUIRED when the time ran out, ADVLOCK_ECANCELED when
+ * advlock_session_cancel() interrupted the wait, ADVLOCK_EDEADLOCK when the
+ * server found a deadlock. After any failed wait, a lock the server granted at
+ * the last moment is released again: a failed wait never leaves a lock behind.
+ * The session is busy (other calls on it block) while it waits.
+ */
+ADVLOCK_API advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session,
+                                                const advlock_key *key, advlock_mode mode,
+                                                int64_t timeout_ms);
+
+/* Interrupt an advlock_session_lock() wait in progress on another thread. Safe
+   from any thread; does nothing when no wait is in progress. */
+ADVLOCK_API advlock_status advlock_session_cancel(advlock_session *session);
+
+/* The process id of the server backend serving the session (pg_backend_pid()). */
+ADVLOCK_API advlock_status advlock_session_backend_pid(int32_t *out, const advlock_session *session);
+
+/* ------------------------------------------------------------------------ */
+/* Holders: who holds or waits for which lock                                */
+/* ------------------------------------------------------------------------ */
+
+/* One row of pg_locks for an advisory lock, with what pg_stat_activity tells
+   about its session. Owned by its advlock_holders list; fields may be appended. */
+typedef struct advlock_holder {
+    advlock_key key;
+    const char *lock_name; /* the registry's name for the key, or NULL */
+    advlock_mode mode;
+    int granted;           /* 1: holds the lock; 0: waits for it */
+    int32_t pid;           /* server process; 0 for a prepared transaction */
+    int is_self;           /* 1: the session that asked */
+    /* NULL when the server hides them from this role (details_hidden), and
+       client_addr also for clients on a Unix socket. */
+    const char *user;
+    const char *application_name;
+    const char *client_addr;
+    const char *client_hostname;
+    int64_t backend_start_unix_us; /* the holder's connection start; 0 when hidden */
+    int64_t wait_start_unix_us;    /* for waiters on PostgreSQL 14+; 0 otherwise */
+    int details_hidden; /* 1: grant pg_read_all_stats (pg_monitor) to see more */
+} advlock_holder;
+
+typedef struct advlock_holders advlock_holders;
+
+/*
+ * List the holders of and waiters for advisory locks in the session's
+ * database, read from pg_locks and pg_stat_activity: never by taking a lock.
+ * registry (may be NULL) names the keys it knows; only_key (may be NULL)
+ * restricts the list to one key.
+ */
+ADVLOCK_API advlock_status advlock_session_holders(advlock_holders **out, advlock_session *session,
+                                                   const advlock_registry *registry,
+                                                   const advlock_key *only_key);
+ADVLOCK_API size_t advlock_holders_count(const advlock_holders *holders);
+/* The index-th row, or NULL when out of range; valid until advlock_holders_free. */
+ADVLOCK_API const advlock_holder *advlock_holders_at(const advlock_holders *holders, size_t index);
+ADVLOCK_API void advlock_holders_free(advlock_holders *holders);
+
+/* ------------------------------------------------------------------------ */
+/* Transaction-scoped locks on your own connection                           */
+/* ------------------------------------------------------------------------ */
+/*
+ * The lock joins the caller's transaction on the caller's own libpq connection
+ * and ends with it (COMMIT or ROLLBACK): the work and the lock cannot part
+ * ways. conn must be inside a transaction block (after BEGIN); otherwise
+ * ADVLOCK_EMISUSE, because the lock would end with the statement.
+ */
+
+struct pg_conn; /* libpq's PGconn */
+
+/* ADVLOCK_OK: held until the transaction ends; ADVLOCK_NOT_ACQUIRED: held elsewhere. */
+ADVLOCK_API advlock_status advlock_xact_try_lock(struct pg_conn *conn, const advlock_key *key,
+                                                 advlock_mode mode);
+
+/* Wait up to timeout_ms (ADVLOCK_WAIT_FOREVER, or 0 to try) inside a savepoint:
+   on ADVLOCK_NOT_ACQUIRED the transaction is still usable, and the
+   transaction's lock_timeout is left as it was. */
+ADVLOCK_API advlock_status advlock_xact_lock(struct pg_conn *conn, const advlock_key *key,
+                                             advlock_mode mode, int64_t timeout_ms);
+
+/* ------------------------------------------------------------------------ */
+/* SQL for other drivers (JDBC, ActiveRecord, psycopg...)                    */
+/* ------------------------------------------------------------------------ */
+
+typedef enum advlock_sql_kind {
+    ADVLOCK_SQL_TRY_LOCK = 0,      /* boolean: t acquired, f held elsewhere */
+    ADVLOCK_SQL_LOCK = 1,          /* waits; bound it with SET LOCAL lock_timeout */
+    ADVLOCK_SQL_UNLOCK = 2,        /* boolean: f means the lock had been lost */
+    ADVLOCK_SQL_TRY_XACT_LOCK = 3, /* boolean; run inside the transaction */
+    ADVLOCK_SQL_XACT_LOCK = 4,     /* waits; run inside the transaction */
+    ADVLOCK_SQL_KIND_INT32_ = 0x7FFFFFFF /* not a kind: keeps the enum 32 bits wide */
+} advlock_sql_kind;
+
+/* Buffer size that always holds advlock_sql()'s text and its NUL. */
+#define ADVLOCK_SQL_TEXT_SIZE 128
+
+/* The statement for a key and mode, e.g. "SELECT pg_try_advisory_xact_lock(100, 1)". */
+ADVLOCK_API advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind,
+                                       const advlock_key *key, advlock_mode mode);
+
+/* What a boolean answer of that statement means: ADVLOCK_OK, ADVLOCK_NOT_ACQUIRED
+   (a try that found the lock held), ADVLOCK_ELOST (an unlock that returned
+   false), or ADVLOCK_EINVAL for kinds that return no boolean. */
+ADVLOCK_API advlock_status advlock_sql_result(advlock_sql_kind kind, const advlock_key *key,
+                                              int boolean_result);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,5 +1,7 @@
 // Sessions and their locks.
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "entry_point.hpp"
 #include "handles.hpp"
@@ -21,6 +23,28 @@ core::LockMode to_core(advlock_mode mode, const char *function) {
                                 " is neither ADVLOCK_EXCLUSIVE (0) nor ADVLOCK_SHARED (1)");
 }
 
+// The shared path of try_lock and lock: the handle is allocated before the
+// lock is taken, so an allocation failure cannot strand a held lock.
+template <typename Take>
+advlock_status acquire(const char *name, advlock_lock **out, advlock_session *session, const advlock_key *key,
+                       advlock_mode mode, Take &&take) {
+    if (out) *out = nullptr;
+    return guarded(name, [&](const char *function) {
+        require(out, function, "out");
+        require(session, function, "session");
+        require(key, function, "key");
+        const core::Key wanted = to_core(*key, function);
+        const core::LockMode lock_mode = to_core(mode, function);
+        std::unique_ptr<advlock_lock> handle(new advlock_lock{{session->session, wanted, lock_mode}});
+        if (!take(*session->session, wanted, lock_mode)) {
+            handle->held.mark_not_held();
+            return ADVLOCK_NOT_ACQUIRED;
+        }
+        *out = handle.release();
+        return ADVLOCK_OK;
+    });
+}
+
 namespace {
 
 // Options of any version this library knows, copied over defaults.
@@ -34,6 +58,8 @@ advlock_session_options effective_options(const advlock_session_options *given, 
                                     "); initialise options with advlock_session_options_init");
     }
     options.application_name = given->application_name;
+    options.allow_standby = given->allow_standby;
+    options.allow_pooler = given->allow_pooler;
     return options;
 }
 
@@ -64,6 +90,8 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
         const advlock_session_options options = advlock::capi::effective_options(opts, function);
         core::PgConnectOptions connect;
         if (options.application_name) connect.application_name = options.application_name;
+        connect.allow_standby = options.allow_standby != 0;
+        connect.allow_pooler = options.allow_pooler != 0;
         *out = new advlock_session{core::PgSession::open(url, connect)};
         return ADVLOCK_OK;
     });
@@ -77,20 +105,36 @@ void advlock_session_close(advlock_session *session) {
 
 advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
                                         advlock_mode mode) {
-    if (out) *out = nullptr;
+    return advlock::capi::acquire(__func__, out, session, key, mode, [&](core::LockSession &s, const core::Key &k,
+                                                                         core::LockMode m) { return s.try_lock(k, m); });
+}
+
+advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
+                                    advlock_mode mode, int64_t timeout_ms) {
+    if (timeout_ms < ADVLOCK_WAIT_FOREVER || timeout_ms > INT32_MAX) {
+        if (out) *out = nullptr;
+        return advlock::capi::set_last_error(
+            ADVLOCK_EINVAL, "advlock_session_lock: timeout_ms " + std::to_string(timeout_ms) +
+                                " is out of range: give 0 to 2147483647 milliseconds, or ADVLOCK_WAIT_FOREVER");
+    }
+    return advlock::capi::acquire(__func__, out, session, key, mode,
+                                  [&](core::LockSession &s, const core::Key &k, core::LockMode m) {
+                                      return s.lock(k, m, timeout_ms);
+                                  });
+}
+
+advlock_status advlock_session_cancel(advlock_session *session) {
+    return guarded(__func__, [&](const char *function) {
+        require(session, function, "session")->session->cancel();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_session_backend_pid(int32_t *out, const advlock_session *session) {
     return guarded(__func__, [&](const char *function) {
         require(out, function, "out");
         require(session, function, "session");
-        require(key, function, "key");
-        const core::Key wanted = advlock::capi::to_core(*key, function);
-        const core::LockMode lock_mode = advlock::capi::to_core(mode, function);
-        // Allocate before locking, so an allocation failure cannot strand a held lock.
-        std::unique_ptr<advlock_lock> handle(new advlock_lock{{session->session, wanted, lock_mode}});
-        if (!session->session->try_lock(wanted, lock_mode)) {
-            handle->held.mark_not_held();
-            return ADVLOCK_NOT_ACQUIRED;
-        }
-        *out = handle.release();
+        *out = session->session->server_session_id();
         return ADVLOCK_OK;
     });
 }

@@ -1,8 +1,10 @@
-// A libpq connection owned by one advlock session: opened with advlock's
-// defaults, closed on destruction, never shared with anything else.
+// A libpq connection owned by one advlock session: opened with advlock's safe
+// defaults, checked to reach a writable primary directly (no standby, no
+// pooler) unless the caller opted in, closed on destruction, never shared.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -13,29 +15,50 @@ namespace advlock::core {
 struct PgConnectOptions {
     // Empty: whatever the URL or PGAPPNAME says, else "advlock".
     std::string application_name;
+    // Accept a hot standby or a read-only server (its locks exclude no one on the primary).
+    bool allow_standby = false;
+    // Accept a connection pooler between client and server (safe only in PgBouncer session mode).
+    bool allow_pooler = false;
 };
 
 class PgConnection {
 public:
     // url: postgresql:// URL or key=value conninfo; "" uses the PG* environment.
-    // Throws ConnectError; messages never contain the password.
+    // Throws ConnectError, StandbyTarget, ReadOnlyTarget or PoolerTarget;
+    // messages never contain the password.
     static PgConnection open(const std::string &url, const PgConnectOptions &options);
+
+    PgConnection() = default;
+    PgConnection(PgConnection &&) noexcept;
+    PgConnection &operator=(PgConnection &&) noexcept;
+    ~PgConnection();
 
     PGconn *get() const { return conn_.get(); }
     explicit operator bool() const { return conn_ != nullptr; }
-    void close() { conn_.reset(); }
+    void close();
 
-    // "user@host:port/dbname" of the live connection, without secrets.
-    std::string describe() const;
+    // The server process serving this connection.
+    int backend_pid() const { return backend_pid_; }
     // Passwords found in the URL, to be scrubbed from any later message.
     const std::vector<std::string> &secrets() const { return secrets_; }
+
+    // Ask the server to cancel the statement running now. Safe from any thread;
+    // false (with nothing done) when the connection is closed.
+    bool cancel_running_statement(std::string *error);
 
 private:
     struct Finish {
         void operator()(PGconn *conn) const { PQfinish(conn); }
     };
+    struct FreeCancel {
+        void operator()(PGcancel *cancel) const { PQfreeCancel(cancel); }
+    };
+
     std::unique_ptr<PGconn, Finish> conn_;
+    std::unique_ptr<PGcancel, FreeCancel> cancel_;
+    std::unique_ptr<std::mutex> cancel_mutex_ = std::make_unique<std::mutex>();
     std::vector<std::string> secrets_;
+    int backend_pid_ = 0;
 };
 
 }  // namespace advlock::core

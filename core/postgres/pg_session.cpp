@@ -1,10 +1,12 @@
 #include "postgres/pg_session.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 #include "error.hpp"
 #include "keys/key_text.hpp"
 #include "postgres/pg_errors.hpp"
+#include "text/message_text.hpp"
 
 namespace advlock::core {
 
@@ -27,7 +29,22 @@ void put_big_endian(char *out, T value) {
 
 std::size_t mode_index(LockMode mode) { return mode == LockMode::Shared ? 1 : 0; }
 
+std::string describe(const char *doing, const Key &key, LockMode mode) {
+    return std::string(doing) + " " + format_key(key) + (mode == LockMode::Shared ? " (shared)" : "");
+}
+
+// One simple-protocol query (an implicit transaction, so SET LOCAL lasts just
+// for it) that waits for the lock with the server's own timer: no polling.
+std::string wait_sql(const Key &key, LockMode mode, long long timeout_ms) {
+    const std::string timeout = timeout_ms < 0 ? "0" : std::to_string(timeout_ms) + "ms";
+    return "SET LOCAL lock_timeout = '" + timeout + "'; SET LOCAL statement_timeout = 0; " +
+           sql_with_literals(LockFunction::Lock, mode, key);
+}
+
 }  // namespace
+
+PgSession::PgSession(PgConnection connection)
+    : connection_(std::move(connection)), backend_pid_(connection_.backend_pid()) {}
 
 std::shared_ptr<PgSession> PgSession::open(const std::string &url, const PgConnectOptions &options) {
     return std::shared_ptr<PgSession>(new PgSession(PgConnection::open(url, options)));
@@ -47,6 +64,10 @@ void PgSession::close() noexcept {
 
 int PgSession::hold_count(const Key &key, LockMode mode) const {
     std::lock_guard<std::mutex> guard(mutex_);
+    return count_locked(key, mode);
+}
+
+int PgSession::count_locked(const Key &key, LockMode mode) const {
     const auto &holds = holds_[mode_index(mode)];
     const auto it = holds.find(key);
     return it == holds.end() ? 0 : it->second;
@@ -60,10 +81,18 @@ void PgSession::require_open(const Key &key, const char *doing) const {
 
 bool PgSession::holds_any_lock() const { return !holds_[0].empty() || !holds_[1].empty(); }
 
+void PgSession::fail(const PGresult *result, const std::string &doing, bool unlocking) {
+    throw_pg_error(connection_.get(), result, doing, holds_any_lock() || unlocking, connection_.secrets());
+}
+
 bool PgSession::try_lock(const Key &key, LockMode mode) {
     std::lock_guard<std::mutex> guard(mutex_);
     require_open(key, "try_lock");
-    if (!call(LockCall::TryLock, key, mode)) return false;
+    return try_lock_locked(key, mode);
+}
+
+bool PgSession::try_lock_locked(const Key &key, LockMode mode) {
+    if (!call(LockFunction::TryLock, key, mode)) return false;
     ++holds_[mode_index(mode)][key];
     return true;
 }
@@ -74,31 +103,100 @@ void PgSession::unlock(const Key &key, LockMode mode) {
     auto &holds = holds_[mode_index(mode)];
     const auto it = holds.find(key);
     if (it == holds.end()) {
-        throw Misuse("unlock " + format_key(key) + " (" + mode_name(mode) +
-                     "): this session does not hold that lock in that mode");
+        throw Misuse(describe("unlock", key, mode) + ": this session does not hold that lock in that mode");
     }
     if (--it->second == 0) holds.erase(it);
-    if (!call(LockCall::Unlock, key, mode)) {
-        throw LockLost("unlock " + format_key(key) + " (" + mode_name(mode) +
-                       "): the server says this session no longer held the lock, so it was lost "
-                       "earlier (released behind advlock's back by pg_advisory_unlock_all or DISCARD ALL, "
-                       "or the server restarted); the work done since may have overlapped another holder");
+    if (!call(LockFunction::Unlock, key, mode)) {
+        throw LockLost(describe("unlock", key, mode) +
+                       ": the server says this session no longer held the lock, so it was lost earlier "
+                       "(released behind advlock's back by pg_advisory_unlock_all or DISCARD ALL on this "
+                       "connection); the work done since may have overlapped another holder");
     }
 }
 
-bool PgSession::call(LockCall what, const Key &key, LockMode mode) {
+bool PgSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    require_open(key, "lock");
+    {
+        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+        cancel_requested_ = false;
+    }
+    // A lock this session already holds in this mode is granted without a
+    // wait, and a try keeps the reconciliation below unambiguous.
+    if (timeout_ms == 0 || count_locked(key, mode) > 0) return try_lock_locked(key, mode);
+
     PGconn *conn = connection_.get();
-    const PgStatement &statement = kPgStatements[statement_index(what, mode, key.space())];
-    const std::string doing = std::string(what == LockCall::TryLock ? "try_lock " : "unlock ") + format_key(key);
-    const auto fail = [&](const PGresult *result) {
-        throw_pg_error(conn, result, doing, holds_any_lock() || what == LockCall::Unlock, connection_.secrets());
+    const std::string doing = describe("lock", key, mode);
+    {
+        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+        if (cancel_requested_) throw Canceled(doing + ": cancelled before the wait began");
+        if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing, false);
+        waiting_ = true;
+    }
+    bool granted = false;
+    Result error;
+    while (PGresult *raw = PQgetResult(conn)) {
+        Result result(raw);
+        if (PQresultStatus(raw) == PGRES_TUPLES_OK) {
+            granted = true;
+        } else if (PQresultStatus(raw) != PGRES_COMMAND_OK && !error) {
+            error = std::move(result);
+        }
+    }
+    {
+        // Waits for a cancel() in flight: once it returns, the server has its
+        // signal, and the next statement cannot be the one it cancels.
+        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+        waiting_ = false;
+    }
+    if (granted && !error) {
+        ++holds_[mode_index(mode)][key];
+        return true;
+    }
+    if (PQstatus(conn) == CONNECTION_BAD) fail(error.get(), doing, false);
+
+    // PostgreSQL may grant the lock just as the wait fails (a timeout or cancel
+    // racing the grant): release it if so, so no failed wait leaves a lock behind.
+    const bool granted_in_race = call(LockFunction::Unlock, key, mode);
+    const char *state = error ? PQresultErrorField(error.get(), PG_DIAG_SQLSTATE) : nullptr;
+    const std::string sqlstate = state ? state : "";
+    if (sqlstate == "55P03") return false;  // lock_not_available: the timeout
+    if (sqlstate == "57014") {
+        throw Canceled(doing + ": the wait was cancelled" +
+                           (granted_in_race ? " (the lock, granted at that moment, was released again)" : ""),
+                       sqlstate);
+    }
+    fail(error.get(), doing, false);
+}
+
+void PgSession::cancel() {
+    std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+    cancel_requested_ = true;
+    if (waiting_) connection_.cancel_running_statement(nullptr);
+}
+
+std::vector<Holder> PgSession::holders(const Registry *registry, const std::optional<Key> &only_key) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!connection_) throw Misuse("holders: the session is closed; open a new one");
+    return list_holders(connection_.get(), registry, only_key, backend_pid_, connection_.secrets());
+}
+
+bool PgSession::call(LockFunction function, const Key &key, LockMode mode) {
+    PGconn *conn = connection_.get();
+    const int space = key.is_pair() ? 1 : 0;
+    const int fn = static_cast<int>(function);
+    char name[32];
+    std::snprintf(name, sizeof name, "advlock_%d_%zu_%d", fn, mode_index(mode), space);
+    const auto failed = [&](const PGresult *result) {
+        fail(result, describe(function == LockFunction::Unlock ? "unlock" : "try_lock", key, mode),
+             function == LockFunction::Unlock);
     };
 
-    const int index = statement_index(what, mode, key.space());
-    if (!prepared_[index]) {
-        Result prepared(PQprepare(conn, statement.name, statement.sql, 0, nullptr));
-        if (!prepared || PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) fail(prepared.get());
-        prepared_[index] = true;
+    if (!prepared_[fn][mode_index(mode)][space]) {
+        const std::string sql = sql_with_parameters(function, mode, key.space());
+        Result prepared(PQprepare(conn, name, sql.c_str(), 0, nullptr));
+        if (!prepared || PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) failed(prepared.get());
+        prepared_[fn][mode_index(mode)][space] = true;
     }
 
     char buffers[2][8];
@@ -113,10 +211,9 @@ bool PgSession::call(LockCall what, const Key &key, LockMode mode) {
         put_big_endian(buffers[0], key.bigint_value());
         lengths[0] = 8;
     }
-    Result result(PQexecPrepared(conn, statement.name, statement.parameter_count, values, lengths, formats,
-                                 /*resultFormat=*/0));
+    Result result(PQexecPrepared(conn, name, key.is_pair() ? 2 : 1, values, lengths, formats, /*resultFormat=*/0));
     if (!result || PQresultStatus(result.get()) != PGRES_TUPLES_OK || PQntuples(result.get()) != 1) {
-        fail(result.get());
+        failed(result.get());
     }
     return std::strcmp(PQgetvalue(result.get(), 0, 0), "t") == 0;
 }

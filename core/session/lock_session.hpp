@@ -3,10 +3,16 @@
 // serialise their own calls, so one may be used from several threads.
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include "keys/key.hpp"
+#include "session/holder.hpp"
 #include "session/lock_mode.hpp"
 
 namespace advlock::core {
+
+class Registry;
 
 class LockSession {
 public:
@@ -19,6 +25,21 @@ public:
     // session did not hold it, Misuse when the session is closed or this
     // session never took it.
     virtual void unlock(const Key &key, LockMode mode) = 0;
+
+    // Wait on the server until granted (true) or timeout_ms passes (false);
+    // timeout_ms < 0 waits without limit, 0 does not wait. Throws Canceled when
+    // cancel() interrupts the wait. A failed wait never leaves a lock behind.
+    virtual bool lock(const Key &key, LockMode mode, long long timeout_ms) = 0;
+
+    // Interrupt a lock() wait in progress, from any thread. No effect otherwise.
+    virtual void cancel() = 0;
+
+    // Who holds or waits for locks (only_key: just that key), named from the
+    // registry when given. Never takes a lock.
+    virtual std::vector<Holder> holders(const Registry *registry, const std::optional<Key> &only_key) = 0;
+
+    // The server's id for this session (PostgreSQL: the backend pid).
+    virtual int server_session_id() const = 0;
 
     // End the connection, which releases every lock; later calls throw Misuse.
     virtual void close() noexcept = 0;

@@ -1,0 +1,98 @@
+// Transaction-scoped locks on the caller's connection, and SQL for other drivers.
+#include <cstring>
+#include <string>
+
+#include "entry_point.hpp"
+#include "handles.hpp"
+#include "keys/key_text.hpp"
+#include "postgres/pg_sql.hpp"
+#include "postgres/pg_xact_locks.hpp"
+
+using advlock::capi::guarded;
+using advlock::capi::require;
+namespace core = advlock::core;
+
+namespace {
+
+core::LockFunction to_core(advlock_sql_kind kind, const char *function) {
+    switch (kind) {
+        case ADVLOCK_SQL_TRY_LOCK: return core::LockFunction::TryLock;
+        case ADVLOCK_SQL_LOCK: return core::LockFunction::Lock;
+        case ADVLOCK_SQL_UNLOCK: return core::LockFunction::Unlock;
+        case ADVLOCK_SQL_TRY_XACT_LOCK: return core::LockFunction::TryXactLock;
+        case ADVLOCK_SQL_XACT_LOCK: return core::LockFunction::XactLock;
+        default: break;
+    }
+    throw core::InvalidArgument(std::string(function) + ": SQL kind " + std::to_string(kind) +
+                                " is not one of ADVLOCK_SQL_TRY_LOCK .. ADVLOCK_SQL_XACT_LOCK");
+}
+
+void check_timeout(int64_t timeout_ms, const char *function) {
+    if (timeout_ms < ADVLOCK_WAIT_FOREVER || timeout_ms > INT32_MAX) {
+        throw core::InvalidArgument(std::string(function) + ": timeout_ms " + std::to_string(timeout_ms) +
+                                    " is out of range: give 0 to 2147483647 milliseconds, or ADVLOCK_WAIT_FOREVER");
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+advlock_status advlock_xact_try_lock(struct pg_conn *conn, const advlock_key *key, advlock_mode mode) {
+    return guarded(__func__, [&](const char *function) {
+        require(conn, function, "conn");
+        require(key, function, "key");
+        const bool acquired = core::xact_try_lock(conn, advlock::capi::to_core(*key, function),
+                                                  advlock::capi::to_core(mode, function));
+        return acquired ? ADVLOCK_OK : ADVLOCK_NOT_ACQUIRED;
+    });
+}
+
+advlock_status advlock_xact_lock(struct pg_conn *conn, const advlock_key *key, advlock_mode mode,
+                                 int64_t timeout_ms) {
+    return guarded(__func__, [&](const char *function) {
+        require(conn, function, "conn");
+        require(key, function, "key");
+        check_timeout(timeout_ms, function);
+        const bool acquired = core::xact_lock(conn, advlock::capi::to_core(*key, function),
+                                              advlock::capi::to_core(mode, function), timeout_ms);
+        return acquired ? ADVLOCK_OK : ADVLOCK_NOT_ACQUIRED;
+    });
+}
+
+advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind, const advlock_key *key,
+                           advlock_mode mode) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(key, function, "key");
+        const std::string sql = core::sql_with_literals(to_core(kind, function), advlock::capi::to_core(mode, function),
+                                                        advlock::capi::to_core(*key, function));
+        if (sql.size() + 1 > out_size) {
+            throw core::InvalidArgument(std::string(function) + ": the buffer holds " + std::to_string(out_size) +
+                                        " bytes but the statement needs " + std::to_string(sql.size() + 1) +
+                                        "; use ADVLOCK_SQL_TEXT_SIZE");
+        }
+        std::memcpy(out, sql.c_str(), sql.size() + 1);
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_sql_result(advlock_sql_kind kind, const advlock_key *key, int boolean_result) {
+    return guarded(__func__, [&](const char *function) {
+        require(key, function, "key");
+        const core::LockFunction lock_function = to_core(kind, function);
+        const core::Key k = advlock::capi::to_core(*key, function);
+        if (!core::returns_boolean(lock_function)) {
+            throw core::InvalidArgument(std::string(function) + ": " + core::function_name(lock_function, core::LockMode::Exclusive) +
+                                        " returns no boolean; it succeeds or raises an error");
+        }
+        if (boolean_result) return ADVLOCK_OK;
+        if (lock_function == core::LockFunction::Unlock) {
+            throw core::LockLost("unlock " + core::format_key(k) +
+                                 ": the server says this session no longer held the lock, so it was lost earlier");
+        }
+        return ADVLOCK_NOT_ACQUIRED;
+    });
+}
+
+}  // extern "C"

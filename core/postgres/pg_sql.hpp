@@ -1,0 +1,37 @@
+// The SQL advlock runs for advisory locks, in one place: the session's
+// prepared statements, the transaction-scoped calls on a borrowed connection,
+// and the text handed to other drivers (JDBC, ActiveRecord) all come from here.
+#pragma once
+
+#include <string>
+
+#include "keys/key.hpp"
+#include "session/lock_mode.hpp"
+
+namespace advlock::core {
+
+enum class LockFunction {
+    TryLock,      // pg_try_advisory_lock[_shared]: boolean, never waits
+    Lock,         // pg_advisory_lock[_shared]: waits (bounded by lock_timeout)
+    Unlock,       // pg_advisory_unlock[_shared]: boolean, false = this session did not hold it
+    TryXactLock,  // pg_try_advisory_xact_lock[_shared]: boolean, released at transaction end
+    XactLock,     // pg_advisory_xact_lock[_shared]: waits
+};
+constexpr int kLockFunctionCount = 5;
+
+// "pg_try_advisory_lock_shared" and so on.
+std::string function_name(LockFunction function, LockMode mode);
+
+// "SELECT pg_try_advisory_lock(100, 1)": the key written as literals, for any driver.
+std::string sql_with_literals(LockFunction function, LockMode mode, const Key &key);
+
+// "SELECT pg_try_advisory_lock($1::int4, $2::int4)": for prepared statements.
+std::string sql_with_parameters(LockFunction function, LockMode mode, Key::Space space);
+
+// Whether the function answers with a boolean (try and unlock) or waits (void).
+inline bool returns_boolean(LockFunction function) {
+    return function == LockFunction::TryLock || function == LockFunction::Unlock ||
+           function == LockFunction::TryXactLock;
+}
+
+}  // namespace advlock::core

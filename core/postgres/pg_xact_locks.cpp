@@ -1,0 +1,112 @@
+#include "postgres/pg_xact_locks.hpp"
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "error.hpp"
+#include "keys/key_text.hpp"
+#include "postgres/pg_errors.hpp"
+#include "postgres/pg_sql.hpp"
+
+namespace advlock::core {
+
+namespace {
+
+struct ResultDeleter {
+    void operator()(PGresult *result) const { PQclear(result); }
+};
+using Result = std::unique_ptr<PGresult, ResultDeleter>;
+
+const std::vector<std::string> kNoSecrets;
+
+std::string describe(const char *doing, const Key &key, LockMode mode) {
+    return std::string(doing) + " " + format_key(key) + (mode == LockMode::Shared ? " (shared)" : "");
+}
+
+void require_transaction(PGconn *conn, const std::string &doing) {
+    if (!conn) throw InvalidArgument(doing + ": the connection is NULL");
+    switch (PQtransactionStatus(conn)) {
+        case PQTRANS_INTRANS: return;
+        case PQTRANS_IDLE:
+            throw Misuse(doing + ": the connection is not inside a transaction, so the lock would be released "
+                                 "as soon as it was taken; BEGIN a transaction first");
+        case PQTRANS_INERROR:
+            throw Misuse(doing + ": the connection's transaction has already failed; roll it back first");
+        case PQTRANS_ACTIVE:
+            throw Misuse(doing + ": the connection is busy with another statement");
+        default:
+            throw ConnectError(doing + ": the connection is not usable (" +
+                               std::string(PQerrorMessage(conn)) + ")");
+    }
+}
+
+// Runs sql (one or more statements); returns the last result, throwing on error.
+Result run(PGconn *conn, const std::string &sql, const std::string &doing) {
+    if (!PQsendQuery(conn, sql.c_str())) throw_pg_error(conn, nullptr, doing, false, kNoSecrets);
+    Result last, error;
+    while (PGresult *raw = PQgetResult(conn)) {
+        Result result(raw);
+        const ExecStatusType status = PQresultStatus(raw);
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+            if (!error) error = std::move(result);
+        } else {
+            last = std::move(result);
+        }
+    }
+    if (error) throw_pg_error(conn, error.get(), doing, false, kNoSecrets);
+    return last;
+}
+
+std::string sqlstate_of(const PGresult *result) {
+    const char *state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+    return state ? state : "";
+}
+
+}  // namespace
+
+bool xact_try_lock(PGconn *conn, const Key &key, LockMode mode) {
+    const std::string doing = describe("xact_try_lock", key, mode);
+    require_transaction(conn, doing);
+    const Result result = run(conn, sql_with_literals(LockFunction::TryXactLock, mode, key), doing);
+    return result && PQntuples(result.get()) == 1 && std::strcmp(PQgetvalue(result.get(), 0, 0), "t") == 0;
+}
+
+bool xact_lock(PGconn *conn, const Key &key, LockMode mode, long long timeout_ms) {
+    if (timeout_ms == 0) return xact_try_lock(conn, key, mode);
+    const std::string doing = describe("xact_lock", key, mode);
+    require_transaction(conn, doing);
+
+    const Result saved = run(conn, "SAVEPOINT advlock_wait; SELECT current_setting('lock_timeout')", doing);
+    const std::string saved_timeout = saved ? PQgetvalue(saved.get(), 0, 0) : "0";
+    const std::string timeout = timeout_ms < 0 ? "0" : std::to_string(timeout_ms) + "ms";
+
+    if (!PQsendQuery(conn, ("SET LOCAL lock_timeout = '" + timeout + "'; " +
+                            sql_with_literals(LockFunction::XactLock, mode, key))
+                               .c_str())) {
+        throw_pg_error(conn, nullptr, doing, false, kNoSecrets);
+    }
+    Result error;
+    while (PGresult *raw = PQgetResult(conn)) {
+        Result result(raw);
+        const ExecStatusType status = PQresultStatus(raw);
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !error) error = std::move(result);
+    }
+    if (!error) {
+        // The lock now belongs to the caller's transaction; put lock_timeout back.
+        char *literal = PQescapeLiteral(conn, saved_timeout.c_str(), saved_timeout.size());
+        const std::string restore = "RELEASE SAVEPOINT advlock_wait; SELECT set_config('lock_timeout', " +
+                                    std::string(literal ? literal : "'0'") + ", true)";
+        PQfreemem(literal);
+        run(conn, restore, doing);
+        return true;
+    }
+    if (PQstatus(conn) == CONNECTION_BAD) throw_pg_error(conn, error.get(), doing, false, kNoSecrets);
+    // Rolling back to the savepoint drops a lock granted in the race, and the
+    // SET LOCAL with it; the caller's transaction goes on.
+    run(conn, "ROLLBACK TO SAVEPOINT advlock_wait; RELEASE SAVEPOINT advlock_wait", doing);
+    if (sqlstate_of(error.get()) == "55P03") return false;
+    throw_pg_error(conn, error.get(), doing, false, kNoSecrets);
+}
+
+}  // namespace advlock::core
