@@ -3,17 +3,24 @@
 # temporary directory, listening on 127.0.0.1 at a free port (and on a Unix
 # socket in that directory). Never touches any other server.
 #
-#   scripts/pg-start.sh STATE_DIR [-c name=value ...]
+#   scripts/pg-start.sh STATE_DIR [--standby-of PRIMARY_STATE_DIR] [-c name=value ...]
 #
 # STATE_DIR receives what clients need: url (postgresql://... with the
 # password), port, host, password, socket_dir, data_dir, bin_dir, and env (a
 # file to source: PG* variables and ADVLOCK_TEST_PG_URL). Extra -c settings go
-# to the server. Stop it with scripts/pg-stop.sh STATE_DIR.
+# to the server. --standby-of makes a streaming hot standby of a server started
+# by this script (pg_basebackup -R) instead of a new cluster. Stop it with
+# scripts/pg-stop.sh STATE_DIR.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
-state=${1:?usage: pg-start.sh STATE_DIR [-c name=value ...]}
+state=${1:?usage: pg-start.sh STATE_DIR [--standby-of PRIMARY_STATE_DIR] [-c name=value ...]}
 shift
+primary=""
+if [ "${1:-}" = "--standby-of" ]; then
+  primary=$(cd "${2:?--standby-of needs the state dir of the primary}" && pwd)
+  shift 2
+fi
 settings=("$@")
 mkdir -p "$state"
 state=$(cd "$state" && pwd)
@@ -25,8 +32,12 @@ mkdir -p "$state"
 bin=$("$here/pg-bin.sh")
 base=$(mktemp -d /tmp/advlock-pg.XXXXXX)
 data="$base/data"
-password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
-printf '%s\n' "$password" >"$base/pwfile"
+if [ -n "$primary" ]; then
+  password=$(cat "$primary/password")
+else
+  password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+  printf '%s\n' "$password" >"$base/pwfile"
+fi
 
 # PostgreSQL refuses to run as root: run it as the postgres user, in a directory it owns.
 as_server=()
@@ -37,10 +48,17 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 chmod 700 "$base"
 
-"${as_server[@]}" "$bin/initdb" -D "$data" -U postgres --pwfile="$base/pwfile" -E UTF8 --locale=C \
-  --auth-local=trust --auth-host=scram-sha-256 -N >"$base/initdb.log" 2>&1 || {
-  echo "pg-start: initdb failed:" >&2; cat "$base/initdb.log" >&2; rm -rf "$base"; exit 69; }
-rm -f "$base/pwfile"
+if [ -n "$primary" ]; then
+  # A copy of the primary that follows it by streaming replication, read-only.
+  "${as_server[@]}" env PGPASSWORD="$password" "$bin/pg_basebackup" -h 127.0.0.1 -p "$(cat "$primary/port")" \
+    -U postgres -D "$data" -R -X stream >"$base/basebackup.log" 2>&1 || {
+    echo "pg-start: pg_basebackup failed:" >&2; cat "$base/basebackup.log" >&2; rm -rf "$base"; exit 69; }
+else
+  "${as_server[@]}" "$bin/initdb" -D "$data" -U postgres --pwfile="$base/pwfile" -E UTF8 --locale=C \
+    --auth-local=trust --auth-host=scram-sha-256 -N >"$base/initdb.log" 2>&1 || {
+    echo "pg-start: initdb failed:" >&2; cat "$base/initdb.log" >&2; rm -rf "$base"; exit 69; }
+  rm -f "$base/pwfile"
+fi
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -79,4 +97,6 @@ cat >"$state/env" <<ENV
 export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres PGPASSWORD=$password
 export ADVLOCK_TEST_PG_URL='$url'
 ENV
-echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $data)"
+role=primary
+[ -n "$primary" ] && role="standby of 127.0.0.1:$(cat "$primary/port")"
+echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') ($role) on 127.0.0.1:$port (data in $data)"

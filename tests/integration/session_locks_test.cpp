@@ -2,53 +2,13 @@
 // misuse, and what closing or losing the connection does.
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 
 #include "advlock.h"
 #include "advlock.hpp"
-#include "support/test_postgres.hpp"
+#include "support/c_handles.hpp"
 
-namespace {
-
-struct SessionClose {
-    void operator()(advlock_session *s) const { advlock_session_close(s); }
-};
-struct LockFree {
-    void operator()(advlock_lock *l) const { advlock_lock_free(l); }
-};
-using Session = std::unique_ptr<advlock_session, SessionClose>;
-using Lock = std::unique_ptr<advlock_lock, LockFree>;
-
-Session open_session(const char *application_name = nullptr) {
-    advlock_session_options options;
-    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
-    options.application_name = application_name;
-    advlock_session *session = nullptr;
-    const advlock_status status = advlock_session_open(&session, advlock::test::postgres_url().c_str(), &options);
-    EXPECT_EQ(status, ADVLOCK_OK) << advlock_error_last()->message;
-    return Session(session);
-}
-
-// The lock, or nullptr when ADVLOCK_NOT_ACQUIRED; fails the test on errors.
-Lock take(const Session &session, const advlock_key &key, advlock_mode mode = ADVLOCK_EXCLUSIVE) {
-    advlock_lock *lock = reinterpret_cast<advlock_lock *>(0x1);
-    const advlock_status status = advlock_session_try_lock(&lock, session.get(), &key, mode);
-    EXPECT_TRUE(status == ADVLOCK_OK || status == ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
-    EXPECT_EQ(lock == nullptr, status != ADVLOCK_OK);
-    return Lock(lock);
-}
-
-// Keys unique to each test, so tests never see each other's locks.
-advlock_key test_key() {
-    const std::string name = std::string("session_locks_test.") +
-                             ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    advlock_key key;
-    advlock_key_from_name(&key, name.c_str(), ADVLOCK_NUL_TERMINATED);
-    return key;
-}
-
-}  // namespace
+using namespace advlock::test;
 
 TEST(SessionLocks, SecondSessionIsNotAcquiredUntilTheFirstReleases) {
     const advlock_key key = test_key();

@@ -1,0 +1,62 @@
+// The settings advlock applies to its lock connection, read back on that very
+// connection (through the core, since the C ABI runs no arbitrary SQL).
+#include <gtest/gtest.h>
+
+#include <libpq-fe.h>
+
+#include <memory>
+#include <string>
+
+#include "postgres/pg_connection.hpp"
+#include "postgres/pg_timeouts.hpp"
+#include "support/test_postgres.hpp"
+
+using namespace advlock::core;
+
+namespace {
+
+std::string show(PGconn *conn, const std::string &setting) {
+    std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn, ("SHOW " + setting).c_str()), &PQclear);
+    return PQresultStatus(result.get()) == PGRES_TUPLES_OK ? PQgetvalue(result.get(), 0, 0) : "<error>";
+}
+
+}  // namespace
+
+TEST(SessionSettings, ServerSideKeepalivesAndChecksAreSet) {
+    PgConnection connection = PgConnection::open(advlock::test::postgres_url(), {});
+    PGconn *conn = connection.get();
+    EXPECT_EQ(show(conn, "tcp_keepalives_idle"), pg_timeouts::kServerKeepalivesIdle);
+    EXPECT_EQ(show(conn, "tcp_keepalives_interval"), pg_timeouts::kServerKeepalivesInterval);
+    EXPECT_EQ(show(conn, "tcp_keepalives_count"), pg_timeouts::kServerKeepalivesCount);
+    EXPECT_EQ(show(conn, "tcp_user_timeout"), pg_timeouts::kServerTcpUserTimeoutMs);
+    EXPECT_EQ(show(conn, "client_connection_check_interval"), "5s");
+    EXPECT_EQ(connection.backend_pid(), PQbackendPID(conn));
+}
+
+TEST(SessionSettings, ClientKeepalivesAndTargetAreTheDefaults) {
+    PgConnection connection = PgConnection::open(advlock::test::postgres_url(), {});
+    std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> info(PQconninfo(connection.get()), &PQconninfoFree);
+    std::string keepalives_idle, user_timeout, target;
+    for (PQconninfoOption *o = info.get(); o->keyword; ++o) {
+        const std::string keyword = o->keyword;
+        const std::string value = o->val ? o->val : "";
+        if (keyword == "keepalives_idle") keepalives_idle = value;
+        if (keyword == "tcp_user_timeout") user_timeout = value;
+        if (keyword == "target_session_attrs") target = value;
+    }
+    EXPECT_EQ(keepalives_idle, pg_timeouts::kClientKeepalivesIdle);
+    EXPECT_EQ(user_timeout, pg_timeouts::kClientTcpUserTimeoutMs);
+    EXPECT_EQ(target, "read-write");
+}
+
+TEST(SessionSettings, TheUrlWinsOverDefaults) {
+    PgConnection connection =
+        PgConnection::open(advlock::test::postgres_url() + "?keepalives_idle=42&application_name=mine", {});
+    std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> info(PQconninfo(connection.get()), &PQconninfoFree);
+    for (PQconninfoOption *o = info.get(); o->keyword; ++o) {
+        if (std::string(o->keyword) == "keepalives_idle") {
+            EXPECT_STREQ(o->val, "42");
+        }
+    }
+    EXPECT_EQ(show(connection.get(), "application_name"), "mine");
+}

@@ -1,0 +1,78 @@
+// RAII for the C handles in tests, and small helpers that fail the test with
+// advlock's own message when a call goes wrong.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "advlock.h"
+#include "support/test_postgres.hpp"
+
+namespace advlock::test {
+
+struct SessionClose {
+    void operator()(advlock_session *s) const { advlock_session_close(s); }
+};
+struct LockFree {
+    void operator()(advlock_lock *l) const { advlock_lock_free(l); }
+};
+struct HoldersFree {
+    void operator()(advlock_holders *h) const { advlock_holders_free(h); }
+};
+using Session = std::unique_ptr<advlock_session, SessionClose>;
+using Lock = std::unique_ptr<advlock_lock, LockFree>;
+using Holders = std::unique_ptr<advlock_holders, HoldersFree>;
+
+inline Session open_session(const char *application_name = nullptr, const std::string &url = postgres_url()) {
+    advlock_session_options options;
+    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+    options.application_name = application_name;
+    advlock_session *session = nullptr;
+    const advlock_status status = advlock_session_open(&session, url.c_str(), &options);
+    EXPECT_EQ(status, ADVLOCK_OK) << advlock_error_last()->message;
+    return Session(session);
+}
+
+// The lock, or nullptr when ADVLOCK_NOT_ACQUIRED; fails the test on errors.
+inline Lock take(const Session &session, const advlock_key &key, advlock_mode mode = ADVLOCK_EXCLUSIVE) {
+    advlock_lock *lock = nullptr;
+    const advlock_status status = advlock_session_try_lock(&lock, session.get(), &key, mode);
+    EXPECT_TRUE(status == ADVLOCK_OK || status == ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
+    EXPECT_EQ(lock == nullptr, status != ADVLOCK_OK);
+    return Lock(lock);
+}
+
+// A key no other test uses: the advlock key of "<suite>.<test><suffix>".
+inline advlock_key test_key(const std::string &suffix = "") {
+    const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+    const std::string name = std::string(info->test_suite_name()) + "." + info->name() + suffix;
+    advlock_key key;
+    advlock_key_from_name(&key, name.c_str(), ADVLOCK_NUL_TERMINATED);
+    return key;
+}
+
+inline int32_t backend_pid(const Session &session) {
+    int32_t pid = 0;
+    EXPECT_EQ(advlock_session_backend_pid(&pid, session.get()), ADVLOCK_OK);
+    return pid;
+}
+
+// Advisory locks the server shows for a backend: "granted" rows and "waiting" rows.
+inline std::string advisory_locks_of(Psql &psql, int32_t pid) {
+    return psql.value(
+        "SELECT coalesce(string_agg(CASE WHEN granted THEN 'granted' ELSE 'waiting' END, ',' ORDER BY granted DESC), '') "
+        "FROM pg_locks WHERE locktype = 'advisory' AND pid = $1::int",
+        {std::to_string(pid)});
+}
+
+// Block until the backend waits for an advisory lock. No deadline: a slow
+// machine makes the test slower, never wrong.
+inline void wait_until_waiting(Psql &psql, int32_t pid) {
+    while (psql.value("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = $1::int",
+                      {std::to_string(pid)}) == "0") {
+    }
+}
+
+}  // namespace advlock::test
