@@ -2,7 +2,9 @@
 # Run every test suite of advlock, as CI does (.ci/run calls exactly this):
 #   1. the C++ tree built with ASan+UBSan: core and C ABI unit tests, real-PostgreSQL
 #      integration tests, header/export/install/README checks, example programs;
-#   2. a short libFuzzer run of the key and registry parsers.
+#   2. the tests that use several threads (waits cancelled from another thread,
+#      per-thread errors) again under ThreadSanitizer;
+#   3. a short libFuzzer run of the key and registry parsers.
 # Installs what it needs (Debian packages) first. Exits non-zero if anything failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,13 +23,23 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest_status=0
 (cd "$build" && ctest --output-on-failure -j "$jobs") || ctest_status=$?
 
+echo "== threaded tests (TSan) =="
+tsan="$root/build/tsan"
+cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DADVLOCK_BUILD_TESTS=ON -DADVLOCK_SANITIZE=thread >/dev/null
+cmake --build "$tsan" -j "$jobs" --target advlock_pg_tests advlock_capi_internal_tests
+tsan_status=0
+(cd "$tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j "$jobs" \
+   -R 'pg\.(LockWaits|ConnectionSources|Holders|SessionLocks)|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
+  || tsan_status=$?
+
 echo "== fuzz smoke run =="
 fuzz_status=0
 "$root/scripts/fuzz.sh" "${ADVLOCK_FUZZ_SECONDS:-20}" || fuzz_status=$?
 
 echo "== summary =="
 passed=0 failed=0
-for suite in "ctest:$ctest_status" "fuzz:$fuzz_status"; do
+for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status"; do
   name=${suite%%:*} status=${suite#*:}
   if [ "$status" -eq 0 ]; then
     passed=$((passed + 1)); echo "  $name: passed"

@@ -339,7 +339,9 @@ ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const cha
                                                 const advlock_session_options *opts);
 
 /* Close the connection, which releases every lock of the session on the
-   server, and free the handle. Accepts NULL. */
+   server, and free the handle. A wait in progress on another thread is
+   cancelled first; the handle must not be used again, nor by other threads
+   while this runs. Accepts NULL. */
 ADVLOCK_API void advlock_session_close(advlock_session *session);
 
 /*

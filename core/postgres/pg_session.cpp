@@ -1,6 +1,6 @@
 #include "postgres/pg_session.hpp"
 
-#include <cstdio>
+#include <array>
 #include <cstring>
 
 #include "error.hpp"
@@ -29,6 +29,24 @@ void put_big_endian(char *out, T value) {
 
 std::size_t mode_index(LockMode mode) { return mode == LockMode::Shared ? 1 : 0; }
 
+// "advlock_<function>_<mode>_<space>": built once, not on every call (the
+// lock cycle is the hot path).
+const char *statement_name(int function, std::size_t mode, int space) {
+    static const auto names = [] {
+        std::array<std::string, kLockFunctionCount * 4> all;
+        for (int f = 0; f < kLockFunctionCount; ++f) {
+            for (int m = 0; m < 2; ++m) {
+                for (int k = 0; k < 2; ++k) {
+                    all[(f * 2 + m) * 2 + k] = "advlock_" + std::to_string(f) + "_" + std::to_string(m) + "_" +
+                                                 std::to_string(k);
+                }
+            }
+        }
+        return all;
+    }();
+    return names[(function * 2 + mode) * 2 + static_cast<std::size_t>(space)].c_str();
+}
+
 std::string describe(const char *doing, const Key &key, LockMode mode) {
     return std::string(doing) + " " + format_key(key) + (mode == LockMode::Shared ? " (shared)" : "");
 }
@@ -56,6 +74,7 @@ bool PgSession::is_closed() const {
 }
 
 void PgSession::close() noexcept {
+    cancel();  // a wait in progress on another thread ends, so the close need not wait for it
     std::lock_guard<std::mutex> guard(mutex_);
     connection_.close();
     holds_[0].clear();
@@ -185,8 +204,7 @@ bool PgSession::call(LockFunction function, const Key &key, LockMode mode) {
     PGconn *conn = connection_.get();
     const int space = key.is_pair() ? 1 : 0;
     const int fn = static_cast<int>(function);
-    char name[32];
-    std::snprintf(name, sizeof name, "advlock_%d_%zu_%d", fn, mode_index(mode), space);
+    const char *name = statement_name(fn, mode_index(mode), space);
     const auto failed = [&](const PGresult *result) {
         fail(result, describe(function == LockFunction::Unlock ? "unlock" : "try_lock", key, mode),
              function == LockFunction::Unlock);

@@ -1,0 +1,80 @@
+// Hand-off latency: from the moment the holder starts releasing to the moment
+// a waiter blocked in advlock_session_lock (a server-side wait, no polling)
+// holds the lock. Reported as p50 and p99 over many hand-offs.
+#include <benchmark/benchmark.h>
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "advlock.h"
+#include "bench_server.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool waiting_on_server(PGconn *observer, int32_t pid) {
+    const std::string sql = "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = " +
+                            std::to_string(pid);
+    PGresult *result = PQexec(observer, sql.c_str());
+    const bool waiting = PQntuples(result) > 0;
+    PQclear(result);
+    return waiting;
+}
+
+void BM_HandOff(benchmark::State &state) {
+    const std::string url = advlock::bench::server_url();
+    advlock_session *holder = nullptr, *waiter = nullptr;
+    if (advlock_session_open(&holder, url.c_str(), nullptr) != ADVLOCK_OK ||
+        advlock_session_open(&waiter, url.c_str(), nullptr) != ADVLOCK_OK) {
+        state.SkipWithError(advlock_error_last()->message);
+        return;
+    }
+    PGconn *observer = PQconnectdb(url.c_str());
+    int32_t waiter_pid = 0;
+    advlock_session_backend_pid(&waiter_pid, waiter);
+    const advlock_key key = advlock_key_bigint(515151);
+    std::vector<double> latencies_us;
+
+    for (auto _ : state) {
+        advlock_lock *held = nullptr;
+        advlock_session_try_lock(&held, holder, &key, ADVLOCK_EXCLUSIVE);
+        std::atomic<Clock::rep> acquired_at{0};
+        std::thread waiting([&] {
+            advlock_lock *lock = nullptr;
+            if (advlock_session_lock(&lock, waiter, &key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER) == ADVLOCK_OK) {
+                acquired_at = Clock::now().time_since_epoch().count();
+            }
+            advlock_lock_free(lock);
+        });
+        while (!waiting_on_server(observer, waiter_pid)) {
+        }
+        const Clock::time_point release_start = Clock::now();
+        advlock_lock_release(held);
+        waiting.join();
+        advlock_lock_free(held);
+        const auto elapsed = Clock::time_point(Clock::duration(acquired_at.load())) - release_start;
+        const double us = std::chrono::duration<double, std::micro>(elapsed).count();
+        latencies_us.push_back(us);
+        state.SetIterationTime(us / 1e6);
+    }
+    std::sort(latencies_us.begin(), latencies_us.end());
+    const auto percentile = [&](double p) {
+        return latencies_us.empty() ? 0.0 : latencies_us[static_cast<size_t>(p * (latencies_us.size() - 1))];
+    };
+    state.counters["p50_us"] = percentile(0.50);
+    state.counters["p99_us"] = percentile(0.99);
+    state.counters["handoffs"] = static_cast<double>(latencies_us.size());
+    PQfinish(observer);
+    advlock_session_close(waiter);
+    advlock_session_close(holder);
+}
+
+}  // namespace
+
+BENCHMARK(BM_HandOff)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(500);

@@ -1,0 +1,74 @@
+// One try+release cycle: through advlock's C ABI, and as the baseline, raw
+// libpq running the same two prepared statements with the same binary
+// parameters. Both hold a dedicated connection to the same server.
+#include <benchmark/benchmark.h>
+#include <libpq-fe.h>
+
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "advlock.h"
+#include "bench_server.hpp"
+
+namespace {
+
+void put_int8(char *out, std::int64_t value) {
+    auto bits = static_cast<std::uint64_t>(value);
+    for (int i = 7; i >= 0; --i) {
+        out[i] = static_cast<char>(bits & 0xFF);
+        bits >>= 8;
+    }
+}
+
+bool run_bool(PGconn *conn, const char *statement, const char *value) {
+    const int length = 8, format = 1;
+    std::unique_ptr<PGresult, decltype(&PQclear)> result(
+        PQexecPrepared(conn, statement, 1, &value, &length, &format, 0), &PQclear);
+    if (PQresultStatus(result.get()) != PGRES_TUPLES_OK) throw std::runtime_error(PQerrorMessage(conn));
+    return std::strcmp(PQgetvalue(result.get(), 0, 0), "t") == 0;
+}
+
+void BM_RawLibpqTryUnlock(benchmark::State &state) {
+    std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(advlock::bench::server_url().c_str()), &PQfinish);
+    if (PQstatus(conn.get()) != CONNECTION_OK) {
+        state.SkipWithError(PQerrorMessage(conn.get()));
+        return;
+    }
+    PQclear(PQprepare(conn.get(), "try", "SELECT pg_try_advisory_lock($1::int8)", 0, nullptr));
+    PQclear(PQprepare(conn.get(), "unlock", "SELECT pg_advisory_unlock($1::int8)", 0, nullptr));
+    char key[8];
+    put_int8(key, 424242);
+    for (auto _ : state) {
+        if (!run_bool(conn.get(), "try", key) || !run_bool(conn.get(), "unlock", key)) {
+            state.SkipWithError("raw libpq cycle failed");
+            break;
+        }
+    }
+}
+
+void BM_AdvlockCapiTryRelease(benchmark::State &state) {
+    advlock_session *session = nullptr;
+    if (advlock_session_open(&session, advlock::bench::server_url().c_str(), nullptr) != ADVLOCK_OK) {
+        state.SkipWithError(advlock_error_last()->message);
+        return;
+    }
+    const advlock_key key = advlock_key_bigint(424243);
+    for (auto _ : state) {
+        advlock_lock *lock = nullptr;
+        if (advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE) != ADVLOCK_OK ||
+            advlock_lock_release(lock) != ADVLOCK_OK) {
+            state.SkipWithError(advlock_error_last()->message);
+            advlock_lock_free(lock);
+            break;
+        }
+        advlock_lock_free(lock);
+    }
+    advlock_session_close(session);
+}
+
+}  // namespace
+
+BENCHMARK(BM_RawLibpqTryUnlock)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
+BENCHMARK(BM_AdvlockCapiTryRelease)->Unit(benchmark::kMicrosecond)->MinTime(1.0);

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run advlock's benchmarks against a throwaway PostgreSQL on loopback and write
+# docs/BENCHMARKS.md. Every figure is reported next to its baseline measured in
+# the same run (raw libpq for the lock cycle).
+#
+#   bench/run.sh              # 5 repetitions, interleaved at random
+#   BENCH_REPETITIONS=10 bench/run.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+repetitions=${BENCH_REPETITIONS:-5}
+
+"$root/scripts/install-deps.sh" build postgres
+dpkg-query -W -f='${Status}' libbenchmark-dev 2>/dev/null | grep -q "ok installed" || {
+  export DEBIAN_FRONTEND=noninteractive; apt-get update -q >/dev/null; apt-get install -y -q libbenchmark-dev >/dev/null; }
+
+build="$root/build/bench"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DADVLOCK_BUILD_BENCHMARKS=ON >/dev/null
+cmake --build "$build" --target advlock_bench >/dev/null
+
+results="$build/results.json"
+command="bench/run.sh (advlock_bench --benchmark_repetitions=$repetitions --benchmark_enable_random_interleaving=true)"
+"$root/scripts/with-postgres.sh" -- bash -c '
+  export ADVLOCK_BENCH_PG_URL="$ADVLOCK_TEST_PG_URL"
+  psql "$ADVLOCK_TEST_PG_URL" -Atc "SHOW server_version" > "'"$build"'/server_version"
+  "'"$build"'/bench/advlock_bench" --benchmark_repetitions='"$repetitions"' \
+     --benchmark_enable_random_interleaving=true --benchmark_out="'"$results"'" --benchmark_out_format=json
+'
+python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" >"$root/docs/BENCHMARKS.md"
+echo "wrote docs/BENCHMARKS.md"
