@@ -3,6 +3,7 @@
 // so no C++ exception ever crosses the ABI.
 #pragma once
 
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -38,5 +39,13 @@ T *require(T *pointer, const char *function, const char *argument) {
 
 // The length of a string argument: len, or strlen when ADVLOCK_NUL_TERMINATED.
 std::size_t string_length(const char *text, std::size_t len);
+
+// Copies text and its NUL into out, or throws InvalidArgument naming the size
+// macro (size_name) that always suffices.
+void copy_to_buffer(char *out, std::size_t out_size, const std::string &text, const char *function,
+                    const char *size_name);
+
+// Throws InvalidArgument unless timeout_ms is 0..INT32_MAX or ADVLOCK_WAIT_FOREVER.
+void require_timeout(std::int64_t timeout_ms, const char *function);
 
 }  // namespace advlock::capi

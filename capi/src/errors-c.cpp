@@ -62,6 +62,23 @@ std::size_t string_length(const char *text, std::size_t len) {
     return len == ADVLOCK_NUL_TERMINATED ? std::strlen(text) : len;
 }
 
+void copy_to_buffer(char *out, std::size_t out_size, const std::string &text, const char *function,
+                    const char *size_name) {
+    if (text.size() + 1 > out_size) {
+        throw core::InvalidArgument(std::string(function) + ": the buffer holds " + std::to_string(out_size) +
+                                    " bytes but the text needs " + std::to_string(text.size() + 1) + "; use " +
+                                    size_name);
+    }
+    std::memcpy(out, text.c_str(), text.size() + 1);
+}
+
+void require_timeout(std::int64_t timeout_ms, const char *function) {
+    if (timeout_ms < ADVLOCK_WAIT_FOREVER || timeout_ms > INT32_MAX) {
+        throw core::InvalidArgument(std::string(function) + ": timeout_ms " + std::to_string(timeout_ms) +
+                                    " is out of range: give 0 to 2147483647 milliseconds, or ADVLOCK_WAIT_FOREVER");
+    }
+}
+
 }  // namespace advlock::capi
 
 using advlock::capi::last_error;

@@ -80,13 +80,8 @@ advlock_status advlock_key_format(char *out, size_t out_size, const advlock_key 
     return guarded(__func__, [&](const char *function) {
         require(out, function, "out");
         require(key, function, "key");
-        const std::string text = core::format_key(advlock::capi::to_core(*key, function));
-        if (text.size() + 1 > out_size) {
-            throw core::InvalidArgument(std::string(function) + ": the buffer holds " + std::to_string(out_size) +
-                                        " bytes but the key needs " + std::to_string(text.size() + 1) +
-                                        "; use ADVLOCK_KEY_TEXT_SIZE");
-        }
-        std::memcpy(out, text.c_str(), text.size() + 1);
+        advlock::capi::copy_to_buffer(out, out_size, core::format_key(advlock::capi::to_core(*key, function)),
+                                      function, "ADVLOCK_KEY_TEXT_SIZE");
         return ADVLOCK_OK;
     });
 }

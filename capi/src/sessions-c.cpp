@@ -111,14 +111,9 @@ advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *ses
 
 advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
                                     advlock_mode mode, int64_t timeout_ms) {
-    if (timeout_ms < ADVLOCK_WAIT_FOREVER || timeout_ms > INT32_MAX) {
-        if (out) *out = nullptr;
-        return advlock::capi::set_last_error(
-            ADVLOCK_EINVAL, "advlock_session_lock: timeout_ms " + std::to_string(timeout_ms) +
-                                " is out of range: give 0 to 2147483647 milliseconds, or ADVLOCK_WAIT_FOREVER");
-    }
     return advlock::capi::acquire(__func__, out, session, key, mode,
                                   [&](core::LockSession &s, const core::Key &k, core::LockMode m) {
+                                      advlock::capi::require_timeout(timeout_ms, "advlock_session_lock");
                                       return s.lock(k, m, timeout_ms);
                                   });
 }

@@ -27,13 +27,6 @@ core::LockFunction to_core(advlock_sql_kind kind, const char *function) {
                                 " is not one of ADVLOCK_SQL_TRY_LOCK .. ADVLOCK_SQL_XACT_LOCK");
 }
 
-void check_timeout(int64_t timeout_ms, const char *function) {
-    if (timeout_ms < ADVLOCK_WAIT_FOREVER || timeout_ms > INT32_MAX) {
-        throw core::InvalidArgument(std::string(function) + ": timeout_ms " + std::to_string(timeout_ms) +
-                                    " is out of range: give 0 to 2147483647 milliseconds, or ADVLOCK_WAIT_FOREVER");
-    }
-}
-
 }  // namespace
 
 extern "C" {
@@ -53,7 +46,7 @@ advlock_status advlock_xact_lock(struct pg_conn *conn, const advlock_key *key, a
     return guarded(__func__, [&](const char *function) {
         require(conn, function, "conn");
         require(key, function, "key");
-        check_timeout(timeout_ms, function);
+        advlock::capi::require_timeout(timeout_ms, function);
         const bool acquired = core::xact_lock(conn, advlock::capi::to_core(*key, function),
                                               advlock::capi::to_core(mode, function), timeout_ms);
         return acquired ? ADVLOCK_OK : ADVLOCK_NOT_ACQUIRED;
@@ -67,12 +60,7 @@ advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind, co
         require(key, function, "key");
         const std::string sql = core::sql_with_literals(to_core(kind, function), advlock::capi::to_core(mode, function),
                                                         advlock::capi::to_core(*key, function));
-        if (sql.size() + 1 > out_size) {
-            throw core::InvalidArgument(std::string(function) + ": the buffer holds " + std::to_string(out_size) +
-                                        " bytes but the statement needs " + std::to_string(sql.size() + 1) +
-                                        "; use ADVLOCK_SQL_TEXT_SIZE");
-        }
-        std::memcpy(out, sql.c_str(), sql.size() + 1);
+        advlock::capi::copy_to_buffer(out, out_size, sql, function, "ADVLOCK_SQL_TEXT_SIZE");
         return ADVLOCK_OK;
     });
 }

@@ -117,7 +117,7 @@ TEST(KeysC, FormatRefusesASmallBuffer) {
     const advlock_key key = advlock_key_pair(100, 1);
     char text[5] = "xxxx";
     EXPECT_EQ(advlock_key_format(text, sizeof text, &key), ADVLOCK_EINVAL);
-    EXPECT_NE(last_message().find("buffer holds 5 bytes but the key needs 6"), std::string::npos);
+    EXPECT_NE(last_message().find("buffer holds 5 bytes but the text needs 6"), std::string::npos);
     char exact[6];
     EXPECT_EQ(advlock_key_format(exact, sizeof exact, &key), ADVLOCK_OK);
     EXPECT_STREQ(exact, "100:1");

@@ -8,6 +8,7 @@
 #include "advlock.h"
 #include "support/key_vectors.hpp"
 #include "support/test_postgres.hpp"
+#include "text/utf8.hpp"
 
 namespace {
 
@@ -23,22 +24,7 @@ std::string random_name(std::mt19937 &random) {
     std::string name;
     for (;;) {
         std::string next;
-        const char32_t cp = kPieces[piece(random)];
-        if (cp < 0x80) {
-            next += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            next += static_cast<char>(0xC0 | (cp >> 6));
-            next += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            next += static_cast<char>(0xE0 | (cp >> 12));
-            next += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            next += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            next += static_cast<char>(0xF0 | (cp >> 18));
-            next += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            next += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            next += static_cast<char>(0x80 | (cp & 0x3F));
-        }
+        advlock::core::append_utf8(next, kPieces[piece(random)]);
         if (name.size() + next.size() > target) break;
         name += next;
     }
