@@ -303,6 +303,13 @@ typedef enum advlock_mode {
 
 #define ADVLOCK_SESSION_OPTIONS_VERSION 1
 
+/* Called once when the session's locks are lost. why->status is ADVLOCK_ELOST
+   and why->message says what happened; both are valid during the call only.
+   It runs on the session's watchdog thread, or on the thread whose call found
+   out first; keep it short. It may call advlock functions, including
+   advlock_session_close on its own session. */
+typedef void (*advlock_lost_callback)(const advlock_error *why, void *payload);
+
 typedef struct advlock_session_options {
     unsigned int version; /* ADVLOCK_SESSION_OPTIONS_VERSION */
     /* Shown in pg_stat_activity. NULL: the URL's or PGAPPNAME's, else "advlock". */
@@ -314,6 +321,16 @@ typedef struct advlock_session_options {
     /* 1: accept a connection pooler between client and server (safe only for
        PgBouncer in session mode). Default 0: ADVLOCK_EPOOLER. */
     int allow_pooler;
+    /* The watchdog sends a heartbeat after heartbeat_interval_ms without a
+       round trip and declares the session lost when no answer arrives within
+       heartbeat_deadline_ms. 0 means the default (2000 and 3000 ms). Their sum
+       must stay below 25000 ms, after which advlock's server settings let the
+       server free a silent client's locks: the client must let go first. */
+    int32_t heartbeat_interval_ms;
+    int32_t heartbeat_deadline_ms;
+    /* NULL: no callback (advlock_session_check still reports the loss). */
+    advlock_lost_callback on_lost;
+    void *on_lost_payload;
 } advlock_session_options;
 
 /* Fill opts with defaults for the given version (pass
@@ -383,6 +400,43 @@ ADVLOCK_API advlock_status advlock_session_lock(advlock_lock **out, advlock_sess
 /* Interrupt an advlock_session_lock() wait in progress on another thread. Safe
    from any thread; does nothing when no wait is in progress. */
 ADVLOCK_API advlock_status advlock_session_cancel(advlock_session *session);
+
+/* ------------------------------------------------------------------------ */
+/* Knowing the locks are still held                                          */
+/* ------------------------------------------------------------------------ */
+/*
+ * Each session has a watchdog thread. Without any call from you it notices
+ * within milliseconds when the server ends the session (terminate, shutdown,
+ * idle timeouts, a crash of another backend) and within heartbeat interval +
+ * deadline when the network goes silent; also a server restart, a backend
+ * swapped behind a pooler, and every lock released behind advlock's back
+ * (DISCARD ALL, pg_advisory_unlock_all). Then the session is LOST: the lost
+ * callback fires once, and every later call on the session or its locks
+ * returns ADVLOCK_ELOST. advlock never reconnects and re-takes a lock by
+ * itself: a new lock needs a new session.
+ */
+
+/* Set or replace the lost callback (see advlock_lost_callback). If the loss
+   already happened and no callback fired yet, it fires now on this thread. */
+ADVLOCK_API advlock_status advlock_session_set_lost_callback(advlock_session *session,
+                                                             advlock_lost_callback on_lost,
+                                                             void *payload);
+
+/* No round trip: ADVLOCK_OK while no loss is known, ADVLOCK_ELOST after one,
+   ADVLOCK_EMISUSE after close. Cheap enough to call in every loop of a job. */
+ADVLOCK_API advlock_status advlock_session_check(const advlock_session *session);
+
+/* One round trip whose cost does not grow with the locks on the server:
+   proves the session is still the one that took its locks. */
+ADVLOCK_API advlock_status advlock_session_verify(advlock_session *session);
+
+/* As advlock_session_check, for one lock: also ADVLOCK_EMISUSE once released. */
+ADVLOCK_API advlock_status advlock_lock_check(const advlock_lock *lock);
+
+/* As advlock_session_verify; with strict = 1 it also asks the server's lock
+   table (pg_locks) whether this session holds this key in this mode, which
+   costs more when the server holds many locks. */
+ADVLOCK_API advlock_status advlock_lock_verify(advlock_lock *lock, int strict);
 
 /* The process id of the server backend serving the session (pg_backend_pid()). */
 ADVLOCK_API advlock_status advlock_session_backend_pid(int32_t *out, const advlock_session *session);

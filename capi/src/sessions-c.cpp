@@ -60,7 +60,19 @@ advlock_session_options effective_options(const advlock_session_options *given, 
     options.application_name = given->application_name;
     options.allow_standby = given->allow_standby;
     options.allow_pooler = given->allow_pooler;
+    options.heartbeat_interval_ms = given->heartbeat_interval_ms;
+    options.heartbeat_deadline_ms = given->heartbeat_deadline_ms;
+    options.on_lost = given->on_lost;
+    options.on_lost_payload = given->on_lost_payload;
     return options;
+}
+
+// The C callback behind the core's: no exception can come back through C.
+core::LossState::Callback lost_trampoline(advlock_lost_callback on_lost, void *payload) {
+    return [on_lost, payload](const std::string &message, const std::string &sqlstate) {
+        const advlock_error why{ADVLOCK_ELOST, message.c_str(), sqlstate.c_str()};
+        on_lost(&why, payload);
+    };
 }
 
 }  // namespace
@@ -88,11 +100,17 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
         require(out, function, "out");
         require(url, function, "url");
         const advlock_session_options options = advlock::capi::effective_options(opts, function);
-        core::PgConnectOptions connect;
-        if (options.application_name) connect.application_name = options.application_name;
-        connect.allow_standby = options.allow_standby != 0;
-        connect.allow_pooler = options.allow_pooler != 0;
-        *out = new advlock_session{core::PgSession::open(url, connect)};
+        core::PgSessionOptions session_options;
+        if (options.application_name) session_options.connect.application_name = options.application_name;
+        session_options.connect.allow_standby = options.allow_standby != 0;
+        session_options.connect.allow_pooler = options.allow_pooler != 0;
+        if (options.heartbeat_interval_ms) session_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
+        if (options.heartbeat_deadline_ms) session_options.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
+        auto handle = std::make_unique<advlock_session>(advlock_session{core::PgSession::open(url, session_options)});
+        if (options.on_lost) {
+            handle->session->set_lost_callback(advlock::capi::lost_trampoline(options.on_lost, options.on_lost_payload));
+        }
+        *out = handle.release();
         return ADVLOCK_OK;
     });
 }
@@ -121,6 +139,44 @@ advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session
 advlock_status advlock_session_cancel(advlock_session *session) {
     return guarded(__func__, [&](const char *function) {
         require(session, function, "session")->session->cancel();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_session_set_lost_callback(advlock_session *session, advlock_lost_callback on_lost,
+                                                 void *payload) {
+    return guarded(__func__, [&](const char *function) {
+        require(session, function, "session");
+        session->session->set_lost_callback(on_lost ? advlock::capi::lost_trampoline(on_lost, payload)
+                                                    : core::LossState::Callback());
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_session_check(const advlock_session *session) {
+    return guarded(__func__, [&](const char *function) {
+        require(session, function, "session")->session->check();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_session_verify(advlock_session *session) {
+    return guarded(__func__, [&](const char *function) {
+        require(session, function, "session")->session->verify();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_lock_check(const advlock_lock *lock) {
+    return guarded(__func__, [&](const char *function) {
+        require(lock, function, "lock")->held.check();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_lock_verify(advlock_lock *lock, int strict) {
+    return guarded(__func__, [&](const char *function) {
+        require(lock, function, "lock")->held.verify(strict != 0);
         return ADVLOCK_OK;
     });
 }

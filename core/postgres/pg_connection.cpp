@@ -104,7 +104,7 @@ PgConnection PgConnection::open(const std::string &url, const PgConnectOptions &
     }
     PGconn *conn = connection.conn_.get();
     PQsetNoticeReceiver(conn, &ignore_notice, nullptr);
-    connection.backend_pid_ = check_target_and_configure(conn, options, describe(conn), secrets);
+    connection.identity_ = check_target_and_configure(conn, options, describe(conn), secrets);
     connection.cancel_.reset(PQgetCancel(conn));
     return connection;
 }

@@ -10,6 +10,8 @@
 
 #include <libpq-fe.h>
 
+#include "postgres/pg_heartbeat.hpp"
+
 namespace advlock::core {
 
 struct PgConnectOptions {
@@ -37,8 +39,9 @@ public:
     explicit operator bool() const { return conn_ != nullptr; }
     void close();
 
-    // The server process serving this connection.
-    int backend_pid() const { return backend_pid_; }
+    // The server process serving this connection, and its postmaster's start.
+    int backend_pid() const { return identity_.backend_pid; }
+    const ServerIdentity &identity() const { return identity_; }
     // Passwords found in the URL, to be scrubbed from any later message.
     const std::vector<std::string> &secrets() const { return secrets_; }
 
@@ -58,7 +61,7 @@ private:
     std::unique_ptr<PGcancel, FreeCancel> cancel_;
     std::unique_ptr<std::mutex> cancel_mutex_ = std::make_unique<std::mutex>();
     std::vector<std::string> secrets_;
-    int backend_pid_ = 0;
+    ServerIdentity identity_;
 };
 
 }  // namespace advlock::core

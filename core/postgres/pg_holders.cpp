@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "postgres/pg_errors.hpp"
+#include "postgres/pg_heartbeat.hpp"
 #include "registry/registry.hpp"
 
 namespace advlock::core {
@@ -70,6 +71,7 @@ std::vector<Holder> list_holders(PGconn *conn, const Registry *registry, const s
         h.key = Key::from_pg_locks({static_cast<std::uint32_t>(number(r, row, 0)),
                                     static_cast<std::uint32_t>(number(r, row, 1)),
                                     static_cast<std::int32_t>(number(r, row, 2))});
+        if (is_sentinel(h.key)) continue;  // advlock's own, one per session: not a job's lock
         h.mode = std::strcmp(PQgetvalue(r, row, 3), "ShareLock") == 0 ? LockMode::Shared : LockMode::Exclusive;
         h.granted = std::strcmp(PQgetvalue(r, row, 4), "t") == 0;
         h.pid = static_cast<int>(number(r, row, 5));

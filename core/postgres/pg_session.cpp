@@ -7,6 +7,7 @@
 #include "keys/key_text.hpp"
 #include "postgres/pg_errors.hpp"
 #include "text/message_text.hpp"
+#include "text/redact.hpp"
 
 namespace advlock::core {
 
@@ -59,22 +60,69 @@ std::string wait_sql(const Key &key, LockMode mode, long long timeout_ms) {
            sql_with_literals(LockFunction::Lock, mode, key);
 }
 
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void validate(const PgSessionOptions &options) {
+    const int interval = options.heartbeat_interval_ms, deadline = options.heartbeat_deadline_ms;
+    if (interval < pg_timeouts::kHeartbeatMinimumMs || deadline < pg_timeouts::kHeartbeatMinimumMs) {
+        throw InvalidArgument("heartbeat interval " + std::to_string(interval) + " ms and deadline " +
+                              std::to_string(deadline) + " ms: both must be at least " +
+                              std::to_string(pg_timeouts::kHeartbeatMinimumMs) + " ms");
+    }
+    if (static_cast<long long>(interval) + deadline >= pg_timeouts::kServerDropsSilentClientMs) {
+        throw InvalidArgument(
+            "heartbeat interval " + std::to_string(interval) + " ms + deadline " + std::to_string(deadline) +
+            " ms must stay below the " + std::to_string(pg_timeouts::kServerDropsSilentClientMs) +
+            " ms after which the server frees the locks of a silent client; otherwise, after a network loss, "
+            "another job could take the lock before this one learns it lost it");
+    }
+}
+
 }  // namespace
 
-PgSession::PgSession(PgConnection connection)
-    : connection_(std::move(connection)), backend_pid_(connection_.backend_pid()) {}
+// One user call: holds the connection, tells the watchdog the user is busy,
+// and fires the lost callback (outside the lock) if the call found a loss.
+class PgSession::Call {
+public:
+    explicit Call(PgSession &session) : session_(session), lock_(session.mutex_) {
+        session_.calls_in_progress_.fetch_add(1);
+    }
+    ~Call() {
+        session_.last_call_end_ns_.store(now_ns());
+        session_.calls_in_progress_.fetch_sub(1);
+        lock_.unlock();
+        session_.loss_.fire_if_pending();
+    }
+    Call(const Call &) = delete;
+    Call &operator=(const Call &) = delete;
 
-std::shared_ptr<PgSession> PgSession::open(const std::string &url, const PgConnectOptions &options) {
-    return std::shared_ptr<PgSession>(new PgSession(PgConnection::open(url, options)));
+private:
+    PgSession &session_;
+    std::unique_lock<std::mutex> lock_;
+};
+
+PgSession::PgSession(PgConnection connection, const PgSessionOptions &options)
+    : connection_(std::move(connection)),
+      identity_(connection_.identity()),
+      heartbeat_interval_(options.heartbeat_interval_ms),
+      heartbeat_deadline_(options.heartbeat_deadline_ms) {}
+
+std::shared_ptr<PgSession> PgSession::open(const std::string &url, const PgSessionOptions &options) {
+    validate(options);
+    std::shared_ptr<PgSession> session(new PgSession(PgConnection::open(url, options.connect), options));
+    session->start_watchdog();
+    return session;
 }
 
-bool PgSession::is_closed() const {
-    std::lock_guard<std::mutex> guard(mutex_);
-    return !connection_;
-}
+PgSession::~PgSession() { close(); }
 
 void PgSession::close() noexcept {
+    if (closed_.exchange(true)) return;
     cancel();  // a wait in progress on another thread ends, so the close need not wait for it
+    stop_watchdog();
     std::lock_guard<std::mutex> guard(mutex_);
     connection_.close();
     holds_[0].clear();
@@ -92,21 +140,26 @@ int PgSession::count_locked(const Key &key, LockMode mode) const {
     return it == holds.end() ? 0 : it->second;
 }
 
-void PgSession::require_open(const Key &key, const char *doing) const {
-    if (!connection_) {
-        throw Misuse(std::string(doing) + " " + format_key(key) + ": the session is closed; open a new one");
-    }
+void PgSession::require_usable(const char *doing, const Key *key) const {
+    const auto what = [&] { return std::string(doing) + (key ? " " + format_key(*key) : std::string()); };
+    if (closed_.load() || !connection_) throw Misuse(what() + ": the session is closed; open a new one");
+    if (loss_.lost()) loss_.throw_lost(what());
 }
 
-bool PgSession::holds_any_lock() const { return !holds_[0].empty() || !holds_[1].empty(); }
+void PgSession::check() const { require_usable("check", nullptr); }
 
-void PgSession::fail(const PGresult *result, const std::string &doing, bool unlocking) {
-    throw_pg_error(connection_.get(), result, doing, holds_any_lock() || unlocking, connection_.secrets());
+void PgSession::fail(const PGresult *result, const std::string &doing) {
+    PGconn *conn = connection_.get();
+    if (PQstatus(conn) == CONNECTION_BAD) {
+        connection_failed_locked();
+        loss_.throw_lost(doing);
+    }
+    throw_pg_error(conn, result, doing, false, connection_.secrets());
 }
 
 bool PgSession::try_lock(const Key &key, LockMode mode) {
-    std::lock_guard<std::mutex> guard(mutex_);
-    require_open(key, "try_lock");
+    Call scope(*this);
+    require_usable("try_lock", &key);
     return try_lock_locked(key, mode);
 }
 
@@ -117,8 +170,8 @@ bool PgSession::try_lock_locked(const Key &key, LockMode mode) {
 }
 
 void PgSession::unlock(const Key &key, LockMode mode) {
-    std::lock_guard<std::mutex> guard(mutex_);
-    require_open(key, "unlock");
+    Call scope(*this);
+    require_usable("unlock", &key);
     auto &holds = holds_[mode_index(mode)];
     const auto it = holds.find(key);
     if (it == holds.end()) {
@@ -126,16 +179,16 @@ void PgSession::unlock(const Key &key, LockMode mode) {
     }
     if (--it->second == 0) holds.erase(it);
     if (!call(LockFunction::Unlock, key, mode)) {
-        throw LockLost(describe("unlock", key, mode) +
-                       ": the server says this session no longer held the lock, so it was lost earlier "
-                       "(released behind advlock's back by pg_advisory_unlock_all or DISCARD ALL on this "
-                       "connection); the work done since may have overlapped another holder");
+        declare_lost("the server says the session no longer held lock " + format_key(key) +
+                     ": it was released behind advlock's back (pg_advisory_unlock_all or DISCARD ALL on the "
+                     "lock connection), so the work done since may have overlapped another holder");
+        loss_.throw_lost(describe("unlock", key, mode));
     }
 }
 
 bool PgSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
-    std::lock_guard<std::mutex> guard(mutex_);
-    require_open(key, "lock");
+    Call scope(*this);
+    require_usable("lock", &key);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
         cancel_requested_ = false;
@@ -149,7 +202,7 @@ bool PgSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
         if (cancel_requested_) throw Canceled(doing + ": cancelled before the wait began");
-        if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing, false);
+        if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing);
         waiting_ = true;
     }
     bool granted = false;
@@ -172,7 +225,7 @@ bool PgSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
         ++holds_[mode_index(mode)][key];
         return true;
     }
-    if (PQstatus(conn) == CONNECTION_BAD) fail(error.get(), doing, false);
+    if (PQstatus(conn) == CONNECTION_BAD) fail(error.get(), doing);
 
     // PostgreSQL may grant the lock just as the wait fails (a timeout or cancel
     // racing the grant): release it if so, so no failed wait leaves a lock behind.
@@ -185,7 +238,7 @@ bool PgSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
                            (granted_in_race ? " (the lock, granted at that moment, was released again)" : ""),
                        sqlstate);
     }
-    fail(error.get(), doing, false);
+    fail(error.get(), doing);
 }
 
 void PgSession::cancel() {
@@ -195,9 +248,39 @@ void PgSession::cancel() {
 }
 
 std::vector<Holder> PgSession::holders(const Registry *registry, const std::optional<Key> &only_key) {
-    std::lock_guard<std::mutex> guard(mutex_);
-    if (!connection_) throw Misuse("holders: the session is closed; open a new one");
-    return list_holders(connection_.get(), registry, only_key, backend_pid_, connection_.secrets());
+    Call scope(*this);
+    require_usable("holders", nullptr);
+    return list_holders(connection_.get(), registry, only_key, identity_.backend_pid, connection_.secrets());
+}
+
+void PgSession::verify() {
+    Call scope(*this);
+    require_usable("verify", nullptr);
+    heartbeat_locked();
+    if (loss_.lost()) loss_.throw_lost("verify");
+}
+
+void PgSession::verify_held(const Key &key, LockMode mode) {
+    Call scope(*this);
+    require_usable("verify", &key);
+    if (count_locked(key, mode) == 0) {
+        throw Misuse(describe("verify", key, mode) + ": this session does not hold that lock in that mode");
+    }
+    heartbeat_locked();
+    if (loss_.lost()) loss_.throw_lost(describe("verify", key, mode));
+    std::vector<Holder> rows =
+        list_holders(connection_.get(), nullptr, key, identity_.backend_pid, connection_.secrets());
+    for (const Holder &row : rows) {
+        if (row.is_self && row.granted && row.mode == mode) return;
+    }
+    declare_lost("lock " + format_key(key) + " is missing from the server's lock table (pg_locks) although the "
+                 "session took it: it was released behind advlock's back");
+    loss_.throw_lost(describe("verify", key, mode));
+}
+
+void PgSession::run_sql_for_tests(const std::string &sql) {
+    Call scope(*this);
+    Result result(PQexec(connection_.get(), sql.c_str()));
 }
 
 bool PgSession::call(LockFunction function, const Key &key, LockMode mode) {
@@ -206,8 +289,7 @@ bool PgSession::call(LockFunction function, const Key &key, LockMode mode) {
     const int fn = static_cast<int>(function);
     const char *name = statement_name(fn, mode_index(mode), space);
     const auto failed = [&](const PGresult *result) {
-        fail(result, describe(function == LockFunction::Unlock ? "unlock" : "try_lock", key, mode),
-             function == LockFunction::Unlock);
+        fail(result, describe(function == LockFunction::Unlock ? "unlock" : "try_lock", key, mode));
     };
 
     if (!prepared_[fn][mode_index(mode)][space]) {

@@ -1,67 +1,114 @@
 // A PostgreSQL lock session: one dedicated libpq connection, session-level
 // advisory locks (try, or wait on the server with a timeout, cancellable from
-// another thread), and the bookkeeping that matches every release to an
-// acquisition.
+// another thread), the bookkeeping that matches every release to an
+// acquisition, and a watchdog thread that notices when the session's locks are
+// gone (pg_session_watchdog.cpp).
+//
+// Every use of the connection happens under mutex_, by the user's calls or by
+// the watchdog: libpq is not thread-safe per connection.
 #pragma once
 
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "postgres/pg_connection.hpp"
 #include "postgres/pg_holders.hpp"
 #include "postgres/pg_sql.hpp"
+#include "postgres/pg_timeouts.hpp"
 #include "session/lock_session.hpp"
+#include "session/loss_state.hpp"
 
 namespace advlock::core {
 
 class Registry;
 
+struct PgSessionOptions {
+    PgConnectOptions connect;
+    // The watchdog sends a heartbeat after this long without a round trip...
+    int heartbeat_interval_ms = pg_timeouts::kHeartbeatIntervalMs;
+    // ...and declares the session lost when the answer takes longer than this.
+    int heartbeat_deadline_ms = pg_timeouts::kHeartbeatDeadlineMs;
+};
+
 class PgSession final : public LockSession {
 public:
-    // Throws ConnectError or one of the unsafe-target errors.
-    static std::shared_ptr<PgSession> open(const std::string &url, const PgConnectOptions &options);
+    // Throws ConnectError, one of the unsafe-target errors, or InvalidArgument
+    // for heartbeat settings that would not undercut the server's own timeout.
+    static std::shared_ptr<PgSession> open(const std::string &url, const PgSessionOptions &options);
+    ~PgSession() override;
 
     bool try_lock(const Key &key, LockMode mode) override;
     void unlock(const Key &key, LockMode mode) override;
-    void close() noexcept override;
-    bool is_closed() const override;
-
     // lock_timeout + pg_advisory_lock in one round trip; after a failed wait,
     // pg_advisory_unlock releases a lock granted in the race.
     bool lock(const Key &key, LockMode mode, long long timeout_ms) override;
     void cancel() override;
     std::vector<Holder> holders(const Registry *registry, const std::optional<Key> &only_key) override;
-    int server_session_id() const override { return backend_pid_; }
+    int server_session_id() const override { return identity_.backend_pid; }
+    void check() const override;
+    void verify() override;
+    void verify_held(const Key &key, LockMode mode) override;
+    void set_lost_callback(LossState::Callback callback) override { loss_.set_callback(std::move(callback)); }
+    void close() noexcept override;
+    bool is_closed() const override { return closed_.load(); }
 
     // Acquisitions this session counts for the key and mode (0 when not held).
     int hold_count(const Key &key, LockMode mode) const;
 
+    // Tests only: run SQL on the lock connection, as a misbehaving pooler or
+    // program might (DISCARD ALL, pg_advisory_unlock_all...).
+    void run_sql_for_tests(const std::string &sql);
+
 private:
-    explicit PgSession(PgConnection connection);
+    class Call;
+
+    PgSession(PgConnection connection, const PgSessionOptions &options);
 
     bool try_lock_locked(const Key &key, LockMode mode);
     // Runs one prepared boolean lock function. Caller holds mutex_.
     bool call(LockFunction function, const Key &key, LockMode mode);
-    [[noreturn]] void fail(const PGresult *result, const std::string &doing, bool unlocking);
-    void require_open(const Key &key, const char *doing) const;
-    bool holds_any_lock() const;
+    [[noreturn]] void fail(const PGresult *result, const std::string &doing);
+    void require_usable(const char *doing, const Key *key) const;
     int count_locked(const Key &key, LockMode mode) const;
 
-    mutable std::mutex mutex_;  // libpq is not thread-safe per connection
+    // Loss detection (pg_session_watchdog.cpp).
+    void start_watchdog();
+    void stop_watchdog() noexcept;
+    void watch();
+    void consume_input_locked();
+    void heartbeat_locked();
+    void declare_lost(const std::string &why, const std::string &sqlstate = {});
+    void connection_failed_locked();
+    static void on_notice(void *self, const PGresult *notice);
+
+    mutable std::mutex mutex_;  // every use of connection_
     PgConnection connection_;
-    const int backend_pid_;
-    // Prepared statements, by function x mode x key space.
-    bool prepared_[kLockFunctionCount][2][2] = {};
+    const ServerIdentity identity_;
+    const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
+    bool prepared_[kLockFunctionCount][2][2] = {};  // prepared statements: function x mode x key space
     std::unordered_map<Key, int, KeyHash> holds_[2];  // acquisitions, by mode then key
+    std::atomic<bool> closed_{false};
+    LossState loss_;
 
     // cancel() and lock() meet here; never held while waiting for mutex_.
     std::mutex wait_mutex_;
     bool waiting_ = false;
     bool cancel_requested_ = false;
+
+    // The watchdog, and what user calls tell it.
+    std::thread watchdog_;
+    int wake_fd_ = -1;
+    std::atomic<bool> stopping_{false};
+    std::atomic<int> calls_in_progress_{0};
+    std::atomic<std::int64_t> last_call_end_ns_{0};
 };
 
 }  // namespace advlock::core

@@ -32,10 +32,11 @@ std::string settings_sql(int server_version) {
 
 }  // namespace
 
-int check_target_and_configure(PGconn *conn, const PgConnectOptions &options, const std::string &where,
-                               const std::vector<std::string> &secrets) {
-    const std::string sql = "SELECT pg_backend_pid(), pg_is_in_recovery(), current_setting('transaction_read_only')" +
-                            settings_sql(PQserverVersion(conn));
+ServerIdentity check_target_and_configure(PGconn *conn, const PgConnectOptions &options, const std::string &where,
+                                          const std::vector<std::string> &secrets) {
+    const std::string sql = "SELECT pg_backend_pid(), pg_is_in_recovery(), current_setting('transaction_read_only'), "
+                            "pg_postmaster_start_time()::text" +
+                            settings_sql(PQserverVersion(conn)) + take_sentinel_sql();
     std::unique_ptr<PGresult, ResultDeleter> result(PQexec(conn, sql.c_str()));
     if (!result || PQresultStatus(result.get()) != PGRES_TUPLES_OK || PQntuples(result.get()) != 1) {
         const char *reason = result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn);
@@ -66,7 +67,7 @@ int check_target_and_configure(PGconn *conn, const PgConnectOptions &options, co
                                      "writable primary the other jobs lock on. Connect to the primary, or set "
                                      "allow_standby if that is really intended.");
     }
-    return server_pid;
+    return ServerIdentity{server_pid, PQgetvalue(result.get(), 0, 3)};
 }
 
 }  // namespace advlock::core

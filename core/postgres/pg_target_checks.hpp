@@ -8,13 +8,15 @@
 #include <libpq-fe.h>
 
 #include "postgres/pg_connection.hpp"
+#include "postgres/pg_heartbeat.hpp"
 
 namespace advlock::core {
 
 // Throws StandbyTarget / ReadOnlyTarget / PoolerTarget unless options allow
-// them, ConnectError if the check itself fails. Returns the backend pid.
+// them, ConnectError if the check itself fails. Takes the session's sentinel
+// lock and returns who the server is, for the heartbeat to compare against.
 // where: "user@host:port/db" for messages.
-int check_target_and_configure(PGconn *conn, const PgConnectOptions &options, const std::string &where,
-                               const std::vector<std::string> &secrets);
+ServerIdentity check_target_and_configure(PGconn *conn, const PgConnectOptions &options, const std::string &where,
+                                          const std::vector<std::string> &secrets);
 
 }  // namespace advlock::core

@@ -14,6 +14,20 @@ HeldLock::~HeldLock() {
     }
 }
 
+void HeldLock::check() const {
+    if (released_) throw Misuse("lock " + format_key(key_) + " was released; it is no longer held");
+    session_->check();
+}
+
+void HeldLock::verify(bool strict) {
+    check();
+    if (strict) {
+        session_->verify_held(key_, mode_);
+    } else {
+        session_->verify();
+    }
+}
+
 void HeldLock::release() {
     if (released_) {
         throw Misuse("lock " + format_key(key_) + " was already released; each lock handle releases once");

@@ -24,6 +24,11 @@ public:
     // counts as released afterwards: retrying cannot help.
     void release();
 
+    // No round trip: Misuse once released, LockLost once the session lost its locks.
+    void check() const;
+    // One round trip (strict: also the server's lock table for this key).
+    void verify(bool strict);
+
     // For a handle made before the attempt to lock, when the attempt failed:
     // there is nothing to release.
     void mark_not_held() noexcept { released_ = true; }

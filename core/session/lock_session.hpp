@@ -9,6 +9,7 @@
 #include "keys/key.hpp"
 #include "session/holder.hpp"
 #include "session/lock_mode.hpp"
+#include "session/loss_state.hpp"
 
 namespace advlock::core {
 
@@ -40,6 +41,21 @@ public:
 
     // The server's id for this session (PostgreSQL: the backend pid).
     virtual int server_session_id() const = 0;
+
+    // No round trip: throws LockLost once the session's locks are known to be
+    // gone (the watchdog or an earlier call found out), Misuse after close.
+    virtual void check() const = 0;
+
+    // One round trip, whose cost does not grow with the locks on the server:
+    // throws LockLost when the session is no longer the one that took its locks.
+    virtual void verify() = 0;
+
+    // As verify(), and asks the server's lock table whether this session holds
+    // the key in that mode (cost grows with the server's lock table).
+    virtual void verify_held(const Key &key, LockMode mode) = 0;
+
+    // Called once, on whichever thread finds out, when the locks are lost.
+    virtual void set_lost_callback(LossState::Callback callback) = 0;
 
     // End the connection, which releases every lock; later calls throw Misuse.
     virtual void close() noexcept = 0;

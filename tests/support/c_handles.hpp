@@ -59,18 +59,23 @@ inline int32_t backend_pid(const Session &session) {
     return pid;
 }
 
+// pg_locks rows of advisory locks a job took: advlock's own per-session
+// sentinel, pair category 0x61646c6b, left out.
+constexpr const char *kJobAdvisoryLocks =
+    "pg_locks WHERE locktype = 'advisory' AND NOT (objsubid = 2 AND classid = 1633971307)";
+
 // Advisory locks the server shows for a backend: "granted" rows and "waiting" rows.
 inline std::string advisory_locks_of(Psql &psql, int32_t pid) {
-    return psql.value(
-        "SELECT coalesce(string_agg(CASE WHEN granted THEN 'granted' ELSE 'waiting' END, ',' ORDER BY granted DESC), '') "
-        "FROM pg_locks WHERE locktype = 'advisory' AND pid = $1::int",
-        {std::to_string(pid)});
+    return psql.value(std::string("SELECT coalesce(string_agg(CASE WHEN granted THEN 'granted' ELSE 'waiting' END, ',' "
+                                  "ORDER BY granted DESC), '') FROM ") +
+                          kJobAdvisoryLocks + " AND pid = $1::int",
+                      {std::to_string(pid)});
 }
 
 // Block until the backend waits for an advisory lock. No deadline: a slow
 // machine makes the test slower, never wrong.
 inline void wait_until_waiting(Psql &psql, int32_t pid) {
-    while (psql.value("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = $1::int",
+    while (psql.value(std::string("SELECT count(*) FROM ") + kJobAdvisoryLocks + " AND NOT granted AND pid = $1::int",
                       {std::to_string(pid)}) == "0") {
     }
 }
