@@ -9,7 +9,7 @@ set -euo pipefail
 declare -A group_packages=(
   [build]="cmake ninja-build g++ pkg-config libpq-dev"
   [postgres]="postgresql"
-  [test]="googletest libgtest-dev nlohmann-json3-dev python3 binutils pgbouncer"
+  [test]="googletest libgtest-dev nlohmann-json3-dev python3 binutils pgbouncer iproute2 nftables"
   [fuzz]="clang-14 libclang-rt-14-dev"
 )
 

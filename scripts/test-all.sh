@@ -2,8 +2,9 @@
 # Run every test suite of advlock, as CI does (.ci/run calls exactly this):
 #   1. the C++ tree built with ASan+UBSan: core and C ABI unit tests, real-PostgreSQL
 #      integration tests, header/export/install/README checks, example programs;
-#   2. the tests that use several threads (waits cancelled from another thread,
-#      per-thread errors) again under ThreadSanitizer;
+#   2. the tests that use several threads (the watchdog and its fault injection,
+#      waits cancelled from another thread, per-thread errors) again under
+#      ThreadSanitizer;
 #   3. a short libFuzzer run of the key and registry parsers.
 # Installs what it needs (Debian packages) first. Exits non-zero if anything failed.
 set -euo pipefail
@@ -27,10 +28,10 @@ echo "== threaded tests (TSan) =="
 tsan="$root/build/tsan"
 cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DADVLOCK_BUILD_TESTS=ON -DADVLOCK_SANITIZE=thread >/dev/null
-cmake --build "$tsan" -j "$jobs" --target advlock_pg_tests advlock_capi_internal_tests
+cmake --build "$tsan" -j "$jobs" --target advlock_pg_tests advlock_capi_internal_tests advlock_fault_tests
 tsan_status=0
 (cd "$tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j "$jobs" \
-   -R 'pg\.(LockWaits|ConnectionSources|Holders|SessionLocks)|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
+   -R 'pg\.(LockWaits|ConnectionSources|Holders|SessionLocks)|faults\.(ServerEndsSession|Statements|LockConnectionMisuse|HeartbeatOptions|ProcessAndNetwork\.Killed)|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
   || tsan_status=$?
 
 echo "== fuzz smoke run =="

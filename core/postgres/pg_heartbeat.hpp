@@ -40,6 +40,11 @@ std::string heartbeat_sql();
 // Nothing when the heartbeat's row shows the session intact; else why it is not.
 std::optional<std::string> heartbeat_problem(const PGresult *result, const ServerIdentity &expected);
 
+// Why a session whose prepared statements vanished (SQLSTATE 26000) lost its locks.
+constexpr const char *kStatementsVanished =
+    "the session's prepared statements vanished: DISCARD ALL ran on the lock connection, and it released "
+    "every lock of the session behind advlock's back";
+
 inline bool is_sentinel(const Key &key) { return key.is_pair() && key.k1() == kSentinelCategory; }
 
 }  // namespace advlock::core

@@ -154,6 +154,11 @@ void PgSession::fail(const PGresult *result, const std::string &doing) {
         connection_failed_locked();
         loss_.throw_lost(doing);
     }
+    const char *sqlstate = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+    if (sqlstate && std::strcmp(sqlstate, "26000") == 0) {
+        declare_lost(kStatementsVanished, sqlstate);
+        loss_.throw_lost(doing);
+    }
     throw_pg_error(conn, result, doing, false, connection_.secrets());
 }
 

@@ -141,9 +141,12 @@ void PgSession::heartbeat_locked() {
         if (PQstatus(conn) == CONNECTION_BAD) {
             connection_failed_locked();
         } else if (!loss_.lost()) {
-            const char *sqlstate = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
-            declare_lost("the heartbeat failed: " + trimmed_message(PQresultErrorMessage(result.get())),
-                         sqlstate ? sqlstate : "");
+            const char *state = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
+            const std::string sqlstate = state ? state : "";
+            declare_lost(sqlstate == "26000" ? std::string(kStatementsVanished)
+                                             : "the heartbeat failed: " +
+                                                   trimmed_message(PQresultErrorMessage(result.get())),
+                         sqlstate);
         }
         return;
     }

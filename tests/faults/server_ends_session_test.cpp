@@ -1,0 +1,174 @@
+// The server ends the lock session: the watchdog must notice without any call
+// from the job, fire the lost callback exactly once, and make every later call
+// say LOST. Real servers only: pg_terminate_backend, idle_session_timeout, a
+// crash of another backend, fast and immediate restarts.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <string>
+
+#include "advlock.h"
+#include "support/c_handles.hpp"
+#include "support/lost_recorder.hpp"
+#include "support/scripted_server.hpp"
+
+using namespace advlock::test;
+
+namespace {
+
+Session open_watched(LostRecorder &recorder, const std::string &url = postgres_url(),
+                     const char *application_name = nullptr) {
+    advlock_session_options options;
+    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+    options.application_name = application_name;
+    options.on_lost = &LostRecorder::callback;
+    options.on_lost_payload = &recorder;
+    advlock_session *session = nullptr;
+    EXPECT_EQ(advlock_session_open(&session, url.c_str(), &options), ADVLOCK_OK) << advlock_error_last()->message;
+    return Session(session);
+}
+
+void restart(const ScriptedServer &server, const char *mode) {
+    const std::string command = std::string(ADVLOCK_SOURCE_DIR) + "/scripts/pg-restart.sh " + server.state_dir() +
+                                " " + mode;
+    ASSERT_EQ(std::system(command.c_str()), 0);
+}
+
+}  // namespace
+
+TEST(ServerEndsSession, TerminateFiresTheCallbackOnceAndEveryLaterCallIsLost) {
+    LostRecorder recorder;
+    Session session = open_watched(recorder);
+    const advlock_key key = test_key();
+    Lock held = take(session, key);
+    ASSERT_NE(held, nullptr);
+    ASSERT_EQ(advlock_session_check(session.get()), ADVLOCK_OK);
+
+    Psql psql;
+    psql.query("SELECT pg_terminate_backend($1::int)", {std::to_string(backend_pid(session))});
+    const std::string why = recorder.wait();  // no call of ours made the watchdog find out
+    EXPECT_NE(why.find("57P01"), std::string::npos) << why;
+    EXPECT_NE(why.find("administrator command"), std::string::npos) << why;
+    EXPECT_EQ(recorder.status(), ADVLOCK_ELOST);
+    EXPECT_EQ(recorder.sqlstate(), "57P01");
+
+    EXPECT_EQ(advlock_session_check(session.get()), ADVLOCK_ELOST);
+    EXPECT_EQ(advlock_lock_check(held.get()), ADVLOCK_ELOST);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("administrator command"), std::string::npos);
+    EXPECT_EQ(advlock_session_verify(session.get()), ADVLOCK_ELOST);
+    EXPECT_EQ(advlock_lock_verify(held.get(), 1), ADVLOCK_ELOST);
+    advlock_lock *again = nullptr;
+    EXPECT_EQ(advlock_session_try_lock(&again, session.get(), &key, ADVLOCK_EXCLUSIVE), ADVLOCK_ELOST);
+    EXPECT_EQ(advlock_session_lock(&again, session.get(), &key, ADVLOCK_EXCLUSIVE, 10), ADVLOCK_ELOST);
+    advlock_holders *holders = nullptr;
+    EXPECT_EQ(advlock_session_holders(&holders, session.get(), nullptr, nullptr), ADVLOCK_ELOST);
+    EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_ELOST);
+    EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_EMISUSE);
+    EXPECT_EQ(recorder.count(), 1);
+
+    // Nobody re-took the lock behind the job's back: it is free for a new session.
+    Session next = open_session();
+    EXPECT_NE(take(next, key), nullptr);
+    EXPECT_EQ(recorder.count(), 1);
+}
+
+TEST(ServerEndsSession, CallbackRegisteredAfterTheLossFiresAtOnce) {
+    Session session = open_session("advlock-late-callback");
+    Psql psql;
+    psql.query("SELECT pg_terminate_backend($1::int)", {std::to_string(backend_pid(session))});
+    // Without a callback the loss still shows: wait for check() to say so.
+    while (advlock_session_check(session.get()) == ADVLOCK_OK) {
+    }
+    EXPECT_EQ(advlock_session_check(session.get()), ADVLOCK_ELOST);
+    LostRecorder recorder;
+    ASSERT_EQ(advlock_session_set_lost_callback(session.get(), &LostRecorder::callback, &recorder), ADVLOCK_OK);
+    EXPECT_EQ(recorder.count(), 1);
+    ASSERT_EQ(advlock_session_set_lost_callback(session.get(), &LostRecorder::callback, &recorder), ADVLOCK_OK);
+    EXPECT_EQ(recorder.count(), 1);
+}
+
+TEST(ServerEndsSession, IdleSessionTimeoutIsNoticed) {
+    LostRecorder recorder;
+    // The server ends sessions idle for 300 ms; the default heartbeat (2 s) is slower.
+    Session session = open_watched(recorder, postgres_url() + "?options=-c%20idle_session_timeout%3D300");
+    Lock held = take(session, test_key());
+    ASSERT_NE(held, nullptr);
+    const std::string why = recorder.wait();
+    EXPECT_NE(why.find("57P05"), std::string::npos) << why;
+    EXPECT_EQ(advlock_lock_check(held.get()), ADVLOCK_ELOST);
+}
+
+TEST(ServerEndsSession, CrashOfAnotherBackendIsNoticed) {
+    ScriptedServer server("pg-start.sh", "pg-stop.sh");
+    LostRecorder recorder;
+    Session session = open_watched(recorder, server.url());
+    Lock held = take(session, test_key());
+    Psql victim(server.url());
+    const int victim_pid = std::stoi(victim.value("SELECT pg_backend_pid()"));
+    ASSERT_EQ(::kill(victim_pid, SIGKILL), 0);  // the postmaster resets every backend
+    const std::string why = recorder.wait();
+    EXPECT_TRUE(why.find("57P02") != std::string::npos || why.find("connection") != std::string::npos) << why;
+    EXPECT_EQ(advlock_lock_check(held.get()), ADVLOCK_ELOST);
+}
+
+TEST(ServerEndsSession, FastRestartIsNoticed) {
+    ScriptedServer server("pg-start.sh", "pg-stop.sh");
+    LostRecorder recorder;
+    Session session = open_watched(recorder, server.url());
+    const advlock_key key = test_key();
+    Lock held = take(session, key);
+    restart(server, "fast");
+    const std::string why = recorder.wait();
+    EXPECT_NE(why.find("57P01"), std::string::npos) << why;
+    Session next = open_session(nullptr, server.url());
+    EXPECT_NE(take(next, key), nullptr);
+}
+
+TEST(ServerEndsSession, ImmediateRestartIsNoticed) {
+    ScriptedServer server("pg-start.sh", "pg-stop.sh");
+    LostRecorder recorder;
+    Session session = open_watched(recorder, server.url());
+    Lock held = take(session, test_key());
+    restart(server, "immediate");
+    const std::string why = recorder.wait();
+    EXPECT_FALSE(why.empty());
+    EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_ELOST);
+}
+
+TEST(HeartbeatOptions, SettingsThatWouldNotUndercutTheServerAreRefused) {
+    advlock_session_options options;
+    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+    advlock_session *session = nullptr;
+    options.heartbeat_interval_ms = 20000;
+    options.heartbeat_deadline_ms = 5000;
+    EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_EINVAL);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("must stay below the 25000 ms"), std::string::npos)
+        << advlock_error_last()->message;
+    options.heartbeat_interval_ms = 5;
+    options.heartbeat_deadline_ms = 0;
+    EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_EINVAL);
+    options.heartbeat_interval_ms = 50;
+    options.heartbeat_deadline_ms = 100;
+    EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_OK);
+    advlock_session_close(session);
+}
+
+TEST(HeartbeatOptions, NullHandlesAreEinval) {
+    EXPECT_EQ(advlock_session_check(nullptr), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_verify(nullptr), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_lock_check(nullptr), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_lock_verify(nullptr, 0), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_set_lost_callback(nullptr, nullptr, nullptr), ADVLOCK_EINVAL);
+}
+
+TEST(HeartbeatOptions, VerifyAndCheckSayOkWhileAllIsWell) {
+    Session session = open_session();
+    Lock held = take(session, test_key());
+    EXPECT_EQ(advlock_session_check(session.get()), ADVLOCK_OK);
+    EXPECT_EQ(advlock_session_verify(session.get()), ADVLOCK_OK) << advlock_error_last()->message;
+    EXPECT_EQ(advlock_lock_check(held.get()), ADVLOCK_OK);
+    EXPECT_EQ(advlock_lock_verify(held.get(), 0), ADVLOCK_OK);
+    EXPECT_EQ(advlock_lock_verify(held.get(), 1), ADVLOCK_OK) << advlock_error_last()->message;
+    ASSERT_EQ(advlock_lock_release(held.get()), ADVLOCK_OK);
+    EXPECT_EQ(advlock_lock_check(held.get()), ADVLOCK_EMISUSE);
+}
