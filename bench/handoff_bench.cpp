@@ -65,7 +65,7 @@ void BM_HandOff(benchmark::State &state) {
     }
     std::sort(latencies_us.begin(), latencies_us.end());
     const auto percentile = [&](double p) {
-        return latencies_us.empty() ? 0.0 : latencies_us[static_cast<size_t>(p * (latencies_us.size() - 1))];
+        return latencies_us.empty() ? 0.0 : latencies_us[static_cast<size_t>(p * static_cast<double>(latencies_us.size() - 1))];
     };
     state.counters["p50_us"] = percentile(0.50);
     state.counters["p99_us"] = percentile(0.99);

@@ -32,8 +32,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // After a user call, the watchdog keeps off the socket this long: a burst of
-// calls then costs it one wake-up, not one per round trip.
-constexpr std::chrono::milliseconds kUserQuietPeriod{5};
+// calls then costs it one wake-up, not one per round trip. It is also the
+// longest a loss right after a call waits to be noticed.
+constexpr std::chrono::milliseconds kUserQuietPeriod{2};
 
 int milliseconds_until(Clock::time_point when) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now()).count();

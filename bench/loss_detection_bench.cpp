@@ -1,0 +1,129 @@
+// Lost-lock detection: how soon the lost callback fires after the server
+// terminates the lock session, and what the watchdog's heartbeat costs next to
+// SELECT 1 and to asking pg_locks, with 1, 1,000 and 5,000 locks held on the
+// server by another session.
+#include <benchmark/benchmark.h>
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "advlock.h"
+#include "bench_server.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Connection {
+    std::unique_ptr<PGconn, decltype(&PQfinish)> conn{nullptr, &PQfinish};
+    explicit Connection(const std::string &url) : conn(PQconnectdb(url.c_str()), &PQfinish) {}
+    void exec(const std::string &sql) { PQclear(PQexec(conn.get(), sql.c_str())); }
+};
+
+void on_lost(const advlock_error *, void *payload) {
+    static_cast<std::atomic<Clock::rep> *>(payload)->store(Clock::now().time_since_epoch().count());
+}
+
+void BM_TerminateToLostCallback(benchmark::State &state) {
+    const std::string url = advlock::bench::server_url();
+    Connection observer(url);
+    std::vector<double> latencies_us;
+    for (auto _ : state) {
+        std::atomic<Clock::rep> lost_at{0};
+        advlock_session_options options;
+        advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+        options.on_lost = &on_lost;
+        options.on_lost_payload = &lost_at;
+        advlock_session *session = nullptr;
+        if (advlock_session_open(&session, url.c_str(), &options) != ADVLOCK_OK) {
+            state.SkipWithError(advlock_error_last()->message);
+            break;
+        }
+        const advlock_key key = advlock_key_bigint(626262);
+        advlock_lock *lock = nullptr;
+        advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
+        int32_t pid = 0;
+        advlock_session_backend_pid(&pid, session);
+
+        // Arg 1: the job is at work, 20 ms past its last advlock call (the usual
+        // case); arg 0: terminated right after a call, while the watchdog
+        // leaves the socket to the user's calls (the worst case).
+        if (state.range(0)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        const Clock::time_point terminate_start = Clock::now();
+        observer.exec("SELECT pg_terminate_backend(" + std::to_string(pid) + ")");
+        while (lost_at.load() == 0) std::this_thread::yield();
+        const double us = std::chrono::duration<double, std::micro>(
+                              Clock::time_point(Clock::duration(lost_at.load())) - terminate_start)
+                              .count();
+        latencies_us.push_back(us);
+        state.SetIterationTime(us / 1e6);
+        advlock_lock_free(lock);
+        advlock_session_close(session);
+    }
+    std::sort(latencies_us.begin(), latencies_us.end());
+    const auto percentile = [&](double p) {
+        return latencies_us.empty() ? 0.0 : latencies_us[static_cast<size_t>(p * static_cast<double>(latencies_us.size() - 1))];
+    };
+    state.counters["p50_us"] = percentile(0.50);
+    state.counters["p99_us"] = percentile(0.99);
+    state.counters["trials"] = static_cast<double>(latencies_us.size());
+}
+
+// Another session holds `count` advisory locks while the benchmark runs.
+class LockFiller {
+public:
+    LockFiller(const std::string &url, long count) : connection_(url) {
+        connection_.exec("SELECT pg_advisory_lock(700000000 + g) FROM generate_series(1, " + std::to_string(count) +
+                         ") g");
+    }
+    ~LockFiller() { connection_.exec("SELECT pg_advisory_unlock_all()"); }
+
+private:
+    Connection connection_;
+};
+
+void BM_SelectOne(benchmark::State &state) {
+    const std::string url = advlock::bench::server_url();
+    LockFiller filler(url, state.range(0));
+    Connection connection(url);
+    PQclear(PQprepare(connection.conn.get(), "one", "SELECT 1", 0, nullptr));
+    for (auto _ : state) PQclear(PQexecPrepared(connection.conn.get(), "one", 0, nullptr, nullptr, nullptr, 0));
+}
+
+// verify(strict = false) is the heartbeat; strict adds the pg_locks query.
+void verify_benchmark(benchmark::State &state, int strict) {
+    const std::string url = advlock::bench::server_url();
+    LockFiller filler(url, state.range(0));
+    advlock_session *session = nullptr;
+    if (advlock_session_open(&session, url.c_str(), nullptr) != ADVLOCK_OK) {
+        state.SkipWithError(advlock_error_last()->message);
+        return;
+    }
+    const advlock_key key = advlock_key_bigint(636363);
+    advlock_lock *lock = nullptr;
+    advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
+    for (auto _ : state) {
+        if (advlock_lock_verify(lock, strict) != ADVLOCK_OK) {
+            state.SkipWithError(advlock_error_last()->message);
+            break;
+        }
+    }
+    advlock_lock_free(lock);
+    advlock_session_close(session);
+}
+
+void BM_Heartbeat(benchmark::State &state) { verify_benchmark(state, 0); }
+void BM_StrictVerify(benchmark::State &state) { verify_benchmark(state, 1); }
+
+}  // namespace
+
+BENCHMARK(BM_TerminateToLostCallback)->Arg(1)->Arg(0)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(250);
+BENCHMARK(BM_SelectOne)->Arg(1)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
+BENCHMARK(BM_Heartbeat)->Arg(1)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
+BENCHMARK(BM_StrictVerify)->Arg(1)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
