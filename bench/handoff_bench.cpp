@@ -13,6 +13,7 @@
 
 #include "advlock.h"
 #include "bench_server.hpp"
+#include "percentiles.hpp"
 
 namespace {
 
@@ -63,12 +64,8 @@ void BM_HandOff(benchmark::State &state) {
         latencies_us.push_back(us);
         state.SetIterationTime(us / 1e6);
     }
-    std::sort(latencies_us.begin(), latencies_us.end());
-    const auto percentile = [&](double p) {
-        return latencies_us.empty() ? 0.0 : latencies_us[static_cast<size_t>(p * static_cast<double>(latencies_us.size() - 1))];
-    };
-    state.counters["p50_us"] = percentile(0.50);
-    state.counters["p99_us"] = percentile(0.99);
+    state.counters["p50_us"] = advlock::bench::percentile(latencies_us, 0.50);
+    state.counters["p99_us"] = advlock::bench::percentile(latencies_us, 0.99);
     state.counters["handoffs"] = static_cast<double>(latencies_us.size());
     PQfinish(observer);
     advlock_session_close(waiter);

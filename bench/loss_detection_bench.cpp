@@ -15,6 +15,7 @@
 
 #include "advlock.h"
 #include "bench_server.hpp"
+#include "percentiles.hpp"
 
 namespace {
 
@@ -66,12 +67,8 @@ void BM_TerminateToLostCallback(benchmark::State &state) {
         advlock_lock_free(lock);
         advlock_session_close(session);
     }
-    std::sort(latencies_us.begin(), latencies_us.end());
-    const auto percentile = [&](double p) {
-        return latencies_us.empty() ? 0.0 : latencies_us[static_cast<size_t>(p * static_cast<double>(latencies_us.size() - 1))];
-    };
-    state.counters["p50_us"] = percentile(0.50);
-    state.counters["p99_us"] = percentile(0.99);
+    state.counters["p50_us"] = advlock::bench::percentile(latencies_us, 0.50);
+    state.counters["p99_us"] = advlock::bench::percentile(latencies_us, 0.99);
     state.counters["trials"] = static_cast<double>(latencies_us.size());
 }
 

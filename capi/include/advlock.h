@@ -371,8 +371,10 @@ ADVLOCK_API advlock_status advlock_session_try_lock(advlock_lock **out, advlock_
 
 /*
  * Release the lock now. A second release, or a release after the session was
- * closed, is ADVLOCK_EMISUSE. ADVLOCK_ELOST when the server says the session did
- * not hold it any more.
+ * closed, is ADVLOCK_EMISUSE. ADVLOCK_ELOST when the session's locks were lost
+ * (the watchdog found out, or the server says the session did not hold this
+ * one any more): the work done under the lock may have overlapped another
+ * holder. Either way the handle counts as released afterwards.
  */
 ADVLOCK_API advlock_status advlock_lock_release(advlock_lock *lock);
 

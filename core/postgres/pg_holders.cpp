@@ -1,4 +1,5 @@
 #include "postgres/pg_holders.hpp"
+#include "postgres/pg_result.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -11,10 +12,6 @@
 namespace advlock::core {
 
 namespace {
-
-struct ResultDeleter {
-    void operator()(PGresult *result) const { PQclear(result); }
-};
 
 std::string holders_sql(int server_version, bool filtered) {
     // waitstart exists from PostgreSQL 14 on.
@@ -58,7 +55,7 @@ std::vector<Holder> list_holders(PGconn *conn, const Registry *registry, const s
         parameters[2] = std::to_string(pg.objsubid);
         for (int i = 0; i < 3; ++i) values[i] = parameters[i].c_str();
     }
-    std::unique_ptr<PGresult, ResultDeleter> result(
+    PgResult result(
         PQexecParams(conn, sql.c_str(), only_key ? 3 : 0, nullptr, values, nullptr, nullptr, 0));
     if (!result || PQresultStatus(result.get()) != PGRES_TUPLES_OK) {
         throw_pg_error(conn, result.get(), "holders", false, secrets);

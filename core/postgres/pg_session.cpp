@@ -1,4 +1,5 @@
 #include "postgres/pg_session.hpp"
+#include "postgres/pg_result.hpp"
 
 #include <array>
 #include <cstring>
@@ -12,11 +13,6 @@
 namespace advlock::core {
 
 namespace {
-
-struct ResultDeleter {
-    void operator()(PGresult *result) const { PQclear(result); }
-};
-using Result = std::unique_ptr<PGresult, ResultDeleter>;
 
 // Big-endian bytes of an integer, as PostgreSQL's binary format wants them.
 template <typename T>
@@ -211,9 +207,9 @@ bool PgSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
         waiting_ = true;
     }
     bool granted = false;
-    Result error;
+    PgResult error;
     while (PGresult *raw = PQgetResult(conn)) {
-        Result result(raw);
+        PgResult result(raw);
         if (PQresultStatus(raw) == PGRES_TUPLES_OK) {
             granted = true;
         } else if (PQresultStatus(raw) != PGRES_COMMAND_OK && !error) {
@@ -285,7 +281,7 @@ void PgSession::verify_held(const Key &key, LockMode mode) {
 
 void PgSession::run_sql_for_tests(const std::string &sql) {
     Call scope(*this);
-    Result result(PQexec(connection_.get(), sql.c_str()));
+    PgResult result(PQexec(connection_.get(), sql.c_str()));
 }
 
 bool PgSession::call(LockFunction function, const Key &key, LockMode mode) {
@@ -299,7 +295,7 @@ bool PgSession::call(LockFunction function, const Key &key, LockMode mode) {
 
     if (!prepared_[fn][mode_index(mode)][space]) {
         const std::string sql = sql_with_parameters(function, mode, key.space());
-        Result prepared(PQprepare(conn, name, sql.c_str(), 0, nullptr));
+        PgResult prepared(PQprepare(conn, name, sql.c_str(), 0, nullptr));
         if (!prepared || PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) failed(prepared.get());
         prepared_[fn][mode_index(mode)][space] = true;
     }
@@ -316,7 +312,7 @@ bool PgSession::call(LockFunction function, const Key &key, LockMode mode) {
         put_big_endian(buffers[0], key.bigint_value());
         lengths[0] = 8;
     }
-    Result result(PQexecPrepared(conn, name, key.is_pair() ? 2 : 1, values, lengths, formats, /*resultFormat=*/0));
+    PgResult result(PQexecPrepared(conn, name, key.is_pair() ? 2 : 1, values, lengths, formats, /*resultFormat=*/0));
     if (!result || PQresultStatus(result.get()) != PGRES_TUPLES_OK || PQntuples(result.get()) != 1) {
         failed(result.get());
     }

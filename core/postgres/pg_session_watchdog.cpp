@@ -21,6 +21,7 @@
 
 #include "error.hpp"
 #include "postgres/pg_loss_notices.hpp"
+#include "postgres/pg_result.hpp"
 #include "postgres/pg_session.hpp"
 #include "text/message_text.hpp"
 #include "text/redact.hpp"
@@ -41,16 +42,12 @@ int milliseconds_until(Clock::time_point when) {
     return left <= 0 ? 0 : static_cast<int>(left + 1);
 }
 
-struct ResultDeleter {
-    void operator()(PGresult *result) const { PQclear(result); }
-};
-
 }  // namespace
 
 void PgSession::start_watchdog() {
     PGconn *conn = connection_.get();
     PQsetNoticeReceiver(conn, &PgSession::on_notice, this);
-    std::unique_ptr<PGresult, ResultDeleter> prepared(
+    PgResult prepared(
         PQprepare(conn, kHeartbeatStatement, heartbeat_sql().c_str(), 0, nullptr));
     if (!prepared || PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) {
         throw ConnectError(redact("cannot prepare the session's heartbeat: " +
@@ -136,7 +133,7 @@ void PgSession::heartbeat_locked() {
             return;
         }
     }
-    std::unique_ptr<PGresult, ResultDeleter> result(PQgetResult(conn));
+    PgResult result(PQgetResult(conn));
     while (PGresult *extra = PQgetResult(conn)) PQclear(extra);
     if (!result || PQresultStatus(result.get()) != PGRES_TUPLES_OK) {
         if (PQstatus(conn) == CONNECTION_BAD) {

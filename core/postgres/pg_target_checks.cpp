@@ -1,4 +1,5 @@
 #include "postgres/pg_target_checks.hpp"
+#include "postgres/pg_result.hpp"
 
 #include <cstring>
 #include <memory>
@@ -11,10 +12,6 @@
 namespace advlock::core {
 
 namespace {
-
-struct ResultDeleter {
-    void operator()(PGresult *result) const { PQclear(result); }
-};
 
 std::string settings_sql(int server_version) {
     namespace t = pg_timeouts;
@@ -37,7 +34,7 @@ ServerIdentity check_target_and_configure(PGconn *conn, const PgConnectOptions &
     const std::string sql = "SELECT pg_backend_pid(), pg_is_in_recovery(), current_setting('transaction_read_only'), "
                             "pg_postmaster_start_time()::text" +
                             settings_sql(PQserverVersion(conn)) + take_sentinel_sql();
-    std::unique_ptr<PGresult, ResultDeleter> result(PQexec(conn, sql.c_str()));
+    PgResult result(PQexec(conn, sql.c_str()));
     if (!result || PQresultStatus(result.get()) != PGRES_TUPLES_OK || PQntuples(result.get()) != 1) {
         const char *reason = result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn);
         throw ConnectError(redact("connected to " + where + " but could not check the server: " +

@@ -1,4 +1,5 @@
 #include "postgres/pg_xact_locks.hpp"
+#include "postgres/pg_result.hpp"
 
 #include <cstring>
 #include <memory>
@@ -12,11 +13,6 @@
 namespace advlock::core {
 
 namespace {
-
-struct ResultDeleter {
-    void operator()(PGresult *result) const { PQclear(result); }
-};
-using Result = std::unique_ptr<PGresult, ResultDeleter>;
 
 const std::vector<std::string> kNoSecrets;
 
@@ -42,11 +38,11 @@ void require_transaction(PGconn *conn, const std::string &doing) {
 }
 
 // Runs sql (one or more statements); returns the last result, throwing on error.
-Result run(PGconn *conn, const std::string &sql, const std::string &doing) {
+PgResult run(PGconn *conn, const std::string &sql, const std::string &doing) {
     if (!PQsendQuery(conn, sql.c_str())) throw_pg_error(conn, nullptr, doing, false, kNoSecrets);
-    Result last, error;
+    PgResult last, error;
     while (PGresult *raw = PQgetResult(conn)) {
-        Result result(raw);
+        PgResult result(raw);
         const ExecStatusType status = PQresultStatus(raw);
         if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
             if (!error) error = std::move(result);
@@ -68,7 +64,7 @@ std::string sqlstate_of(const PGresult *result) {
 bool xact_try_lock(PGconn *conn, const Key &key, LockMode mode) {
     const std::string doing = describe("xact_try_lock", key, mode);
     require_transaction(conn, doing);
-    const Result result = run(conn, sql_with_literals(LockFunction::TryXactLock, mode, key), doing);
+    const PgResult result = run(conn, sql_with_literals(LockFunction::TryXactLock, mode, key), doing);
     return result && PQntuples(result.get()) == 1 && std::strcmp(PQgetvalue(result.get(), 0, 0), "t") == 0;
 }
 
@@ -77,7 +73,7 @@ bool xact_lock(PGconn *conn, const Key &key, LockMode mode, long long timeout_ms
     const std::string doing = describe("xact_lock", key, mode);
     require_transaction(conn, doing);
 
-    const Result saved = run(conn, "SAVEPOINT advlock_wait; SELECT current_setting('lock_timeout')", doing);
+    const PgResult saved = run(conn, "SAVEPOINT advlock_wait; SELECT current_setting('lock_timeout')", doing);
     const std::string saved_timeout = saved ? PQgetvalue(saved.get(), 0, 0) : "0";
     const std::string timeout = timeout_ms < 0 ? "0" : std::to_string(timeout_ms) + "ms";
 
@@ -86,9 +82,9 @@ bool xact_lock(PGconn *conn, const Key &key, LockMode mode, long long timeout_ms
                                .c_str())) {
         throw_pg_error(conn, nullptr, doing, false, kNoSecrets);
     }
-    Result error;
+    PgResult error;
     while (PGresult *raw = PQgetResult(conn)) {
-        Result result(raw);
+        PgResult result(raw);
         const ExecStatusType status = PQresultStatus(raw);
         if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !error) error = std::move(result);
     }
