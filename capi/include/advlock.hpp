@@ -11,11 +11,13 @@
 #define ADVLOCK_HPP
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "advlock.h"
 
@@ -229,11 +231,18 @@ private:
 
 enum class mode { exclusive = ADVLOCK_EXCLUSIVE, shared = ADVLOCK_SHARED };
 
+// A timeout meaning "wait as long as it takes".
+constexpr std::int64_t wait_forever = ADVLOCK_WAIT_FOREVER;
+
 // One held lock; released by release() or at the end of its scope.
 class lock {
 public:
     // Throws misuse (second release, session closed) or lock_lost.
     void release() { detail::check(advlock_lock_release(handle_.get())); }
+    // No round trip: throws lock_lost once the session's locks are known gone.
+    void check() const { detail::check(advlock_lock_check(handle_.get())); }
+    // One round trip; strict also asks the server's lock table for this key.
+    void verify(bool strict = false) { detail::check(advlock_lock_verify(handle_.get(), strict ? 1 : 0)); }
     advlock_lock *c_handle() const { return handle_.get(); }
 
 private:
@@ -245,18 +254,40 @@ private:
     std::unique_ptr<advlock_lock, deleter> handle_;
 };
 
+// One row of advlock_session_holders, with its strings copied.
+struct holder {
+    advlock::key key;
+    std::optional<std::string> lock_name, user, application_name, client_addr, client_hostname;
+    advlock::mode mode;
+    bool granted, is_self, details_hidden;
+    std::int32_t pid;
+    std::int64_t backend_start_unix_us, wait_start_unix_us;
+};
+
 struct session_options {
     std::string application_name;  // empty: the URL's, PGAPPNAME, else "advlock"
+    bool allow_standby = false;
+    bool allow_pooler = false;
+    std::int32_t heartbeat_interval_ms = 0;  // 0: the default
+    std::int32_t heartbeat_deadline_ms = 0;  // 0: the default
 };
+
+// Called once when the session's locks are lost, with why; on the watchdog
+// thread or the thread that found out. Exceptions it throws are swallowed.
+using lost_handler = std::function<void(const std::string &why)>;
 
 // One dedicated connection that holds locks; closed at the end of its scope.
 class session {
 public:
-    // Throws connect_error (and, later, the unsafe_target kinds).
+    // Throws connect_error, the unsafe_target kinds, invalid_argument.
     static session open(const std::string &url, const session_options &options = {}) {
         advlock_session_options c_options;
         detail::check(advlock_session_options_init(&c_options, ADVLOCK_SESSION_OPTIONS_VERSION));
         if (!options.application_name.empty()) c_options.application_name = options.application_name.c_str();
+        c_options.allow_standby = options.allow_standby ? 1 : 0;
+        c_options.allow_pooler = options.allow_pooler ? 1 : 0;
+        c_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
+        c_options.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
         advlock_session *s = nullptr;
         detail::check(advlock_session_open(&s, url.c_str(), &c_options));
         return session(s);
@@ -271,6 +302,64 @@ public:
             return std::nullopt;
         }
         return lock(l);
+    }
+
+    // Waits on the server up to timeout_ms (wait_forever, or 0 to try);
+    // std::nullopt when the time ran out. Throws canceled, deadlock...
+    std::optional<lock> lock_within(const key &k, std::int64_t timeout_ms, mode m = mode::exclusive) {
+        require_open("lock_within");
+        advlock_lock *l = nullptr;
+        if (detail::check(advlock_session_lock(&l, handle_.get(), &k.c_key(), static_cast<advlock_mode>(m),
+                                               timeout_ms)) == ADVLOCK_NOT_ACQUIRED) {
+            return std::nullopt;
+        }
+        return lock(l);
+    }
+
+    // Interrupts a lock_within() wait on another thread.
+    void cancel() {
+        require_open("cancel");
+        detail::check(advlock_session_cancel(handle_.get()));
+    }
+
+    void check() const {
+        require_open("check");
+        detail::check(advlock_session_check(handle_.get()));
+    }
+    void verify() {
+        require_open("verify");
+        detail::check(advlock_session_verify(handle_.get()));
+    }
+
+    void on_lost(lost_handler handler) {
+        require_open("on_lost");
+        *handler_ = std::move(handler);
+        detail::check(advlock_session_set_lost_callback(handle_.get(), &session::trampoline, handler_.get()));
+    }
+
+    std::vector<holder> holders(const registry *names = nullptr, const key *only = nullptr) {
+        require_open("holders");
+        advlock_holders *raw = nullptr;
+        detail::check(advlock_session_holders(&raw, handle_.get(), names ? names->c_handle() : nullptr,
+                                              only ? &only->c_key() : nullptr));
+        std::unique_ptr<advlock_holders, void (*)(advlock_holders *)> list(raw, &advlock_holders_free);
+        const auto text = [](const char *s) { return s ? std::optional<std::string>(s) : std::nullopt; };
+        std::vector<holder> rows;
+        for (std::size_t i = 0; i < advlock_holders_count(raw); ++i) {
+            const advlock_holder *h = advlock_holders_at(raw, i);
+            rows.push_back(holder{key(h->key), text(h->lock_name), text(h->user), text(h->application_name),
+                                  text(h->client_addr), text(h->client_hostname), static_cast<mode>(h->mode),
+                                  h->granted != 0, h->is_self != 0, h->details_hidden != 0, h->pid,
+                                  h->backend_start_unix_us, h->wait_start_unix_us});
+        }
+        return rows;
+    }
+
+    std::int32_t backend_pid() const {
+        require_open("backend_pid");
+        std::int32_t pid = 0;
+        detail::check(advlock_session_backend_pid(&pid, handle_.get()));
+        return pid;
     }
 
     // Ends the connection, releasing every lock; later calls throw misuse.
@@ -288,8 +377,31 @@ private:
             throw misuse(ADVLOCK_EMISUSE, std::string("advlock::session::") + doing + ": the session is closed", "");
         }
     }
+    static void trampoline(const advlock_error *why, void *payload) {
+        try {
+            const auto &handler = *static_cast<lost_handler *>(payload);
+            if (handler) handler(why->message);
+        } catch (...) {
+            // A C callback must not throw; the loss is still visible to check().
+        }
+    }
+    // Heap-held so the callback's payload stays put when the session moves;
+    // declared before handle_ so it outlives the close in handle_'s deleter.
+    std::unique_ptr<lost_handler> handler_ = std::make_unique<lost_handler>();
     std::unique_ptr<advlock_session, deleter> handle_;
 };
+
+// ---- transaction-scoped locks on your own libpq connection --------------------------
+
+// true: held until the transaction ends; false: held elsewhere. conn must be
+// inside a transaction block (throws misuse otherwise).
+inline bool xact_try_lock(struct pg_conn *conn, const key &k, mode m = mode::exclusive) {
+    return detail::check(advlock_xact_try_lock(conn, &k.c_key(), static_cast<advlock_mode>(m))) == ADVLOCK_OK;
+}
+
+inline bool xact_lock_within(struct pg_conn *conn, const key &k, std::int64_t timeout_ms, mode m = mode::exclusive) {
+    return detail::check(advlock_xact_lock(conn, &k.c_key(), static_cast<advlock_mode>(m), timeout_ms)) == ADVLOCK_OK;
+}
 
 }  // namespace advlock
 

@@ -2,7 +2,10 @@
 // misuse, and what closing or losing the connection does.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "advlock.h"
 #include "advlock.hpp"
@@ -154,4 +157,40 @@ TEST(SessionLocksHpp, ReleaseTwiceAndUseAfterCloseThrowMisuse) {
     EXPECT_THROW(held->release(), advlock::misuse);
     a.close();
     EXPECT_THROW(a.try_lock(advlock::key::pair(7, 7)), advlock::misuse);
+}
+
+TEST(SessionLocksHpp, WaitsChecksHoldersAndLostHandler) {
+    const advlock::key key = advlock::key::from_name("session_locks_test.hpp_wait");
+    advlock::session holder = advlock::session::open(advlock::test::postgres_url());
+    advlock::session waiter = advlock::session::open(advlock::test::postgres_url());
+    std::optional<advlock::lock> held = holder.lock_within(key, advlock::wait_forever);
+    ASSERT_TRUE(held.has_value());
+    EXPECT_FALSE(waiter.lock_within(key, 20).has_value());
+    held->check();
+    held->verify(true);
+    holder.verify();
+
+    const std::vector<advlock::holder> rows = waiter.holders(nullptr, &key);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].pid, holder.backend_pid());
+    EXPECT_TRUE(rows[0].granted);
+    EXPECT_FALSE(rows[0].is_self);
+
+    std::string why;
+    std::mutex mutex;
+    std::condition_variable fired;
+    holder.on_lost([&](const std::string &message) {
+        std::lock_guard<std::mutex> guard(mutex);
+        why = message;
+        fired.notify_all();
+    });
+    Psql psql;
+    psql.query("SELECT pg_terminate_backend($1::int)", {std::to_string(holder.backend_pid())});
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        fired.wait(lock, [&] { return !why.empty(); });
+    }
+    EXPECT_NE(why.find("administrator command"), std::string::npos) << why;
+    EXPECT_THROW(held->check(), advlock::lock_lost);
+    EXPECT_THROW(holder.try_lock(key), advlock::lock_lost);
 }
