@@ -525,6 +525,20 @@ typedef enum advlock_sql_kind {
 ADVLOCK_API advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind,
                                        const advlock_key *key, advlock_mode mode);
 
+/* Release a string advlock allocated for the caller. Accepts NULL. */
+ADVLOCK_API void advlock_free(void *pointer);
+
+/* The psql expression computing the advlock key of a name (the name written
+   as a string literal), e.g. for `SELECT <expr>;`. Same name rules as
+   advlock_key_from_name. *out is released with advlock_free. */
+ADVLOCK_API advlock_status advlock_key_name_sql(char **out, const char *name, size_t name_len);
+
+/* REVOKE (grant = 0) or GRANT (grant = 1) EXECUTE statements for every
+   advisory-lock function signature, one statement a line, naming role ("PUBLIC"
+   for everyone; other names are quoted as identifiers, at most 63 bytes).
+   *out is released with advlock_free. */
+ADVLOCK_API advlock_status advlock_sql_privileges(char **out, const char *role, int grant);
+
 /* What a boolean answer of that statement means: ADVLOCK_OK, ADVLOCK_NOT_ACQUIRED
    (a try that found the lock held), ADVLOCK_ELOST (an unlock that returned
    false), or ADVLOCK_EINVAL for kinds that return no boolean. */

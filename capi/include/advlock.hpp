@@ -391,6 +391,30 @@ private:
     std::unique_ptr<advlock_session, deleter> handle_;
 };
 
+// ---- SQL text ------------------------------------------------------------------------
+
+namespace detail {
+inline std::string take_string(char *text) {
+    std::string copy = text ? text : "";
+    advlock_free(text);
+    return copy;
+}
+}  // namespace detail
+
+// The psql expression computing the advlock key of name. Throws bad_key.
+inline std::string name_key_sql(std::string_view name) {
+    char *out = nullptr;
+    detail::check(advlock_key_name_sql(&out, name.data(), name.size()));
+    return detail::take_string(out);
+}
+
+// REVOKE or GRANT EXECUTE on every advisory-lock function, for role.
+inline std::string privileges_sql(const std::string &role, bool grant) {
+    char *out = nullptr;
+    detail::check(advlock_sql_privileges(&out, role.c_str(), grant ? 1 : 0));
+    return detail::take_string(out);
+}
+
 // ---- transaction-scoped locks on your own libpq connection --------------------------
 
 // true: held until the transaction ends; false: held elsewhere. conn must be

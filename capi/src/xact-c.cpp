@@ -1,12 +1,17 @@
 // Transaction-scoped locks on the caller's connection, and SQL for other drivers.
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "entry_point.hpp"
 #include "handles.hpp"
 #include "keys/key_text.hpp"
+#include "keys/name_schemes.hpp"
 #include "postgres/pg_sql.hpp"
 #include "postgres/pg_xact_locks.hpp"
+#include "text/message_text.hpp"
+#include "text/utf8.hpp"
 
 using advlock::capi::guarded;
 using advlock::capi::require;
@@ -61,6 +66,47 @@ advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind, co
         const std::string sql = core::sql_with_literals(to_core(kind, function), advlock::capi::to_core(mode, function),
                                                         advlock::capi::to_core(*key, function));
         advlock::capi::copy_to_buffer(out, out_size, sql, function, "ADVLOCK_SQL_TEXT_SIZE");
+        return ADVLOCK_OK;
+    });
+}
+
+void advlock_free(void *pointer) { std::free(pointer); }
+
+namespace {
+
+// A malloc'ed copy the caller releases with advlock_free.
+char *allocated_copy(const std::string &text) {
+    char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+    if (!copy) throw std::bad_alloc();
+    std::memcpy(copy, text.c_str(), text.size() + 1);
+    return copy;
+}
+
+}  // namespace
+
+advlock_status advlock_key_name_sql(char **out, const char *name, size_t name_len) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(name, function, "name");
+        const std::string text(name, advlock::capi::string_length(name, name_len));
+        core::validate_lock_name(text);
+        *out = allocated_copy(core::name_key_sql(text));
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_sql_privileges(char **out, const char *role, int grant) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(role, function, "role");
+        const std::string name = role;
+        if (name.empty() || name.size() > 63 || !advlock::core::is_valid_utf8(name)) {
+            throw core::InvalidArgument(std::string(function) + ": role " + advlock::core::quoted(name) +
+                                        " is not a role name: give 1 to 63 bytes of UTF-8");
+        }
+        *out = allocated_copy(core::privileges_sql(name, grant != 0));
         return ADVLOCK_OK;
     });
 }

@@ -26,4 +26,43 @@ std::string sql_with_parameters(LockFunction function, LockMode mode, Key::Space
     return "SELECT " + function_name(function, mode) + "(" + arguments + ")";
 }
 
+std::string name_key_sql(const std::string &name) {
+    std::string literal = "'";
+    for (const char c : name) literal += c == '\'' ? std::string("''") : std::string(1, c);
+    literal += "'";
+    return "('x' || left(encode(sha256(convert_to('advlock:' || " + literal +
+           ", 'UTF8')), 'hex'), 16))::bit(64)::bigint";
+}
+
+std::vector<std::string> advisory_function_signatures() {
+    std::vector<std::string> signatures;
+    for (const char *base : {"pg_advisory_lock", "pg_advisory_unlock", "pg_advisory_xact_lock", "pg_try_advisory_lock",
+                             "pg_try_advisory_xact_lock"}) {
+        for (const char *suffix : {"", "_shared"}) {
+            for (const char *arguments : {"(bigint)", "(integer, integer)"}) {
+                signatures.push_back(std::string("pg_catalog.") + base + suffix + arguments);
+            }
+        }
+    }
+    signatures.push_back("pg_catalog.pg_advisory_unlock_all()");
+    return signatures;
+}
+
+std::string privileges_sql(const std::string &role, bool grant) {
+    std::string quoted_role;
+    if (role == "PUBLIC" || role == "public") {
+        quoted_role = "PUBLIC";
+    } else {
+        quoted_role = "\"";
+        for (const char c : role) quoted_role += c == '"' ? std::string("\"\"") : std::string(1, c);
+        quoted_role += "\"";
+    }
+    std::string sql;
+    for (const std::string &signature : advisory_function_signatures()) {
+        sql += grant ? "GRANT EXECUTE ON FUNCTION " + signature + " TO " + quoted_role + ";\n"
+                     : "REVOKE EXECUTE ON FUNCTION " + signature + " FROM " + quoted_role + ";\n";
+    }
+    return sql;
+}
+
 }  // namespace advlock::core

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "keys/key.hpp"
 #include "session/lock_mode.hpp"
@@ -27,6 +28,18 @@ std::string sql_with_literals(LockFunction function, LockMode mode, const Key &k
 
 // "SELECT pg_try_advisory_lock($1::int4, $2::int4)": for prepared statements.
 std::string sql_with_parameters(LockFunction function, LockMode mode, Key::Space space);
+
+// The psql expression that computes the advlock key of name (DESIGN.md §3),
+// with the name as a standard string literal.
+std::string name_key_sql(const std::string &name);
+
+// Every advisory-lock function signature PostgreSQL has, as
+// "pg_catalog.pg_advisory_lock(bigint)": what REVOKE and GRANT must name.
+std::vector<std::string> advisory_function_signatures();
+
+// REVOKE (grant = false) or GRANT EXECUTE on every signature, one statement a
+// line, for role (quoted as an identifier; "PUBLIC" stays the keyword).
+std::string privileges_sql(const std::string &role, bool grant);
 
 // Whether the function answers with a boolean (try and unlock) or waits (void).
 inline bool returns_boolean(LockFunction function) {

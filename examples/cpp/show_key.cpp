@@ -11,12 +11,6 @@ void print_key(const char *label, const advlock::key &key) {
               << " objsubid=" << pg.objsubid << ")\n";
 }
 
-std::string sql_literal(const std::string &text) {
-    std::string out = "'";
-    for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-    return out + "'";
-}
-
 }  // namespace
 
 int main(int argc, char **argv) try {
@@ -27,8 +21,7 @@ int main(int argc, char **argv) try {
     const std::string name = argv[1];
     print_key("advlock scheme:            ", advlock::key::from_name(name));
     print_key("with_advisory_lock scheme: ", advlock::key::from_name_compat(name));
-    std::cout << "psql: SELECT ('x' || left(encode(sha256(convert_to('advlock:' || " << sql_literal(name)
-              << ", 'UTF8')), 'hex'), 16))::bit(64)::bigint;\n";
+    std::cout << "psql: SELECT " << advlock::name_key_sql(name) << ";\n";
     return 0;
 } catch (const advlock::error &e) {
     std::cerr << "show_key: " << e.what() << '\n';

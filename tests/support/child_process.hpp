@@ -14,13 +14,15 @@ namespace advlock::test {
 
 class ChildProcess {
 public:
-    explicit ChildProcess(const std::vector<std::string> &argv) {
+    // merge_stderr: the child's stderr goes to the same pipe as its stdout.
+    explicit ChildProcess(const std::vector<std::string> &argv, bool merge_stderr = false) {
         int out[2];
         if (pipe(out) != 0) throw std::runtime_error("pipe failed");
         pid_ = fork();
         if (pid_ < 0) throw std::runtime_error("fork failed");
         if (pid_ == 0) {
             dup2(out[1], STDOUT_FILENO);
+            if (merge_stderr) dup2(out[1], STDERR_FILENO);
             close(out[0]);
             close(out[1]);
             std::vector<char *> args;
@@ -51,6 +53,13 @@ public:
 
     void kill(int signal) {
         if (pid_ > 0) ::kill(pid_, signal);
+    }
+
+    // Everything the child writes until it closes its output.
+    std::string read_all() {
+        std::string text;
+        for (int c; (c = fgetc(output_)) != EOF;) text += static_cast<char>(c);
+        return text;
     }
 
     // Reaps the child; its exit code, or 128 + signal.

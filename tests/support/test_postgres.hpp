@@ -65,6 +65,15 @@ public:
         return rows;
     }
 
+    // Runs several statements in one go (simple protocol, no parameters).
+    void script(const std::string &sql) {
+        std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn_.get(), sql.c_str()), &PQclear);
+        const ExecStatusType status = PQresultStatus(result.get());
+        if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+            throw std::runtime_error("script failed: " + std::string(PQresultErrorMessage(result.get())));
+        }
+    }
+
     std::string value(const std::string &sql, const std::vector<std::string> &params = {}) {
         const auto rows = query(sql, params);
         if (rows.size() != 1 || rows[0].size() != 1) throw std::runtime_error("expected one value from " + sql);

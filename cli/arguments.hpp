@@ -1,0 +1,36 @@
+// Command-line options of one subcommand: --name VALUE, --name=VALUE, --flag,
+// positionals, and everything after "--" as the command to run.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace advlock::cli {
+
+struct OptionSpec {
+    std::string name;  // without the leading --
+    bool takes_value;
+};
+
+struct Arguments {
+    std::map<std::string, std::string> values;
+    std::set<std::string> flags;
+    std::vector<std::string> positionals;
+    std::vector<std::string> command;  // after --
+
+    bool has(const std::string &name) const { return values.count(name) || flags.count(name); }
+    std::optional<std::string> value(const std::string &name) const {
+        const auto it = values.find(name);
+        return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
+};
+
+// Throws a usage error naming the subcommand for unknown, repeated or
+// incomplete options.
+Arguments parse_arguments(const std::string &subcommand, const std::vector<std::string> &args,
+                          const std::vector<OptionSpec> &spec, bool takes_command);
+
+}  // namespace advlock::cli

@@ -1,0 +1,103 @@
+// The table of subcommands and their --help texts.
+#include "commands.hpp"
+
+namespace advlock::cli {
+
+namespace {
+
+const char *const kRunHelp = R"(usage: advlock run --db URL (--key KEY | --name NAME) [options] -- COMMAND [ARGS...]
+
+Run COMMAND while holding the lock, on one dedicated database connection. If
+another host or process holds it, do not run COMMAND: say who holds it and exit
+3. If the lock is lost while COMMAND runs, stop COMMAND (SIGTERM, then SIGKILL
+after --kill-grace) and exit 75. Otherwise exit with COMMAND's own code (128+N
+if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
+
+  --db URL                 postgresql://user@host/db or a libpq conninfo (required)
+  --key KEY                100:1 (pair), -42 (bigint) or name:TEXT
+  --name NAME              a lock name: looked up in --registry when given,
+                           else the advlock key of the name
+  --registry FILE          the registry of lock names and keys
+  --wait DURATION          wait up to DURATION for the lock (500ms, 30s, 10m...);
+                           default: do not wait
+  --shared                 a shared lock: shared holders run together and
+                           exclude exclusive ones
+  --conflict-exit-code N   exit code when the lock is held elsewhere (default 3)
+  --kill-grace DURATION    time between SIGTERM and SIGKILL when the lock is
+                           lost (default 10s)
+  --application-name NAME  shown in pg_stat_activity (default "advlock run COMMAND")
+
+Exit codes: COMMAND's own; 3 held elsewhere; 64 usage error; 69 cannot connect,
+or the server is a standby, read-only or behind a pooler; 75 the lock was lost;
+77 the role may not take advisory locks; 78 invalid registry.
+
+example (crontab):
+  0 2 * * *  advlock run --db postgresql://batch@db1/sales --name daily_sales -- /opt/batch/daily_sales.sh
+)";
+
+const char *const kHoldHelp = R"(usage: advlock hold --db URL (--key KEY | --name NAME) [--for DURATION] [--wait DURATION] [--shared]
+
+Take the lock and keep it until interrupted (Ctrl-C, SIGTERM) or for DURATION:
+to pause a batch during maintenance, or to check that a job skips while the lock
+is held. Exits 0 after releasing, 3 when the lock is held elsewhere, 75 when it
+is lost.
+
+  --db, --key, --name, --registry   as for advlock run
+  --for DURATION                    release after DURATION (10m, 1h...)
+  --wait DURATION                   wait up to DURATION for the lock
+  --shared                          take it shared
+)";
+
+const char *const kStatusHelp = R"(usage: advlock status --db URL [--registry FILE] [--key KEY | --name NAME] [--json]
+
+Who holds or waits for which advisory lock in the database: lock name (from the
+registry), key, mode, holds/waits, server pid, application, user, client, and
+since when (connection start for holders, wait start for waiters). Read from
+pg_locks and pg_stat_activity; never by taking a lock, so looking cannot make a
+job skip. Details the role may not see are shown as hidden (grant it
+pg_read_all_stats).
+
+  --json   one JSON array of objects instead of the table
+)";
+
+const char *const kKeyHelp = R"(usage: advlock key NAME [--scheme advlock|with_advisory_lock] [--prefix N] [--sql]
+
+The key a lock name turns into, where it appears in pg_locks, and the psql
+expression that computes it (advlock scheme: the first 8 bytes of
+SHA-256("advlock:" + NAME), big-endian, signed).
+
+  --scheme with_advisory_lock   the Ruby gem's key: (crc32(NAME) & 0x7fffffff, prefix)
+  --prefix N                    the gem's WITH_ADVISORY_LOCK_PREFIX (default 0)
+  --sql                         print only the psql statement
+)";
+
+const char *const kSqlHelp = R"(usage: advlock sql revoke|grant --role ROLE
+
+Print REVOKE (or GRANT) EXECUTE statements for every advisory-lock function
+signature (pg_advisory_lock, _shared, _xact, pg_try_*, pg_advisory_unlock*,
+bigint and pair forms). To stop anyone with a login from squatting on your
+job locks: advlock sql revoke --role PUBLIC, then advlock sql grant --role
+your_batch_role. advlock's sessions need the pair-key functions too.
+)";
+
+const char *const kCheckHelp = R"(usage: advlock check REGISTRY
+
+Validate a registry file and list its locks (name, key, description). Errors
+say file:line and what to do; exit 78 when the file is invalid.
+)";
+
+}  // namespace
+
+const std::vector<Command> &commands() {
+    static const std::vector<Command> table = {
+        {"run", "run a command while holding a lock (the cron wrapper)", kRunHelp, &run_command},
+        {"hold", "hold a lock until interrupted", kHoldHelp, &hold_command},
+        {"status", "who holds or waits for which lock", kStatusHelp, &status_command},
+        {"key", "the key of a lock name, and its psql expression", kKeyHelp, &key_command},
+        {"sql", "REVOKE/GRANT statements for the advisory-lock functions", kSqlHelp, &sql_command},
+        {"check", "validate a registry file", kCheckHelp, &check_command},
+    };
+    return table;
+}
+
+}  // namespace advlock::cli

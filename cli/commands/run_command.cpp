@@ -1,0 +1,83 @@
+// advlock run: run a command while holding the lock, like flock(1) but across hosts.
+#include <iostream>
+
+#include "../arguments.hpp"
+#include "../durations.hpp"
+#include "../exit_codes.hpp"
+#include "../lock_target.hpp"
+#include "../lost_notice.hpp"
+#include "../supervised_child.hpp"
+#include "commands.hpp"
+
+namespace advlock::cli {
+
+namespace {
+
+int conflict_code(const Arguments &arguments) {
+    const std::optional<std::string> text = arguments.value("conflict-exit-code");
+    if (!text) return exit_code::conflict;
+    std::size_t used = 0;
+    int code = -1;
+    try {
+        code = std::stoi(*text, &used);
+    } catch (...) {
+    }
+    if (used != text->size() || code < 0 || code > 255) {
+        throw usage_error("--conflict-exit-code " + *text + ": give an exit code from 0 to 255");
+    }
+    return code;
+}
+
+std::string basename_of(const std::string &path) {
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string> &args) {
+    std::vector<OptionSpec> spec = target_options();
+    spec.insert(spec.end(), {{"wait", true}, {"shared", false}, {"conflict-exit-code", true}, {"kill-grace", true},
+                             {"application-name", true}});
+    const Arguments arguments = parse_arguments("run", args, spec, /*takes_command=*/true);
+    const std::string url = database_url(arguments, "run");
+    const std::optional<advlock::registry> registry = registry_option(arguments);
+    const LockTarget target = lock_target(arguments, registry, "run");
+    const int on_conflict = conflict_code(arguments);
+    const std::chrono::milliseconds wait =
+        arguments.value("wait") ? parse_duration(*arguments.value("wait"), "wait") : std::chrono::milliseconds(0);
+    const std::chrono::milliseconds grace = arguments.value("kill-grace")
+                                                ? parse_duration(*arguments.value("kill-grace"), "kill-grace")
+                                                : std::chrono::seconds(10);
+    const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
+
+    advlock::session session = open_session(
+        url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])));
+    std::optional<advlock::lock> lock = session.lock_within(target.key, wait.count(), mode);
+    if (!lock) {
+        std::cerr << "advlock: " << holder_line(session, target, registry) << "; not running "
+                  << arguments.command[0] << " (exit " << on_conflict << ")\n";
+        return on_conflict;
+    }
+
+    LostNotice lost(session);
+    SignalRelay signals;
+    SupervisedChild child(arguments.command);
+    std::optional<int> status = child.wait(signals, lost.fd());
+    if (!status) {
+        std::cerr << "advlock: the lock on " << target.label << " was lost (" << lost.why() << "); stopping "
+                  << arguments.command[0] << " (SIGTERM, SIGKILL after " << format_duration(grace) << ")\n";
+        child.stop(signals, grace);
+        return exit_code::lost;
+    }
+    try {
+        lock->release();
+    } catch (const advlock::lock_lost &e) {
+        std::cerr << "advlock: " << arguments.command[0] << " finished, but the lock on " << target.label
+                  << " had been lost meanwhile: " << e.what() << "\n";
+        return exit_code::lost;
+    }
+    return *status;
+}
+
+}  // namespace advlock::cli

@@ -1,0 +1,114 @@
+#include "lock_target.hpp"
+
+#include <ctime>
+
+#include "exit_codes.hpp"
+
+namespace advlock::cli {
+
+std::vector<OptionSpec> target_options() {
+    return {{"db", true}, {"key", true}, {"name", true}, {"registry", true}};
+}
+
+std::string database_url(const Arguments &arguments, const std::string &subcommand) {
+    const std::optional<std::string> url = arguments.value("db");
+    if (!url) {
+        throw usage_error("advlock " + subcommand +
+                          ": no database given. Give --db postgresql://HOST/DB for a lock across hosts (the "
+                          "host-local --db local backend is not available in this version)");
+    }
+    if (*url == "local" || url->rfind("local:", 0) == 0 || url->rfind("file:", 0) == 0) {
+        throw usage_error("advlock " + subcommand + ": --db " + *url +
+                          ": the host-local flock backend is not available in this version; give a PostgreSQL URL");
+    }
+    return *url;
+}
+
+std::optional<advlock::registry> registry_option(const Arguments &arguments) {
+    const std::optional<std::string> path = arguments.value("registry");
+    if (!path) return std::nullopt;
+    try {
+        return advlock::registry::open(*path);
+    } catch (const advlock::error &e) {
+        throw CliError(exit_code::config, e.what());
+    }
+}
+
+LockTarget lock_target(const Arguments &arguments, const std::optional<advlock::registry> &registry,
+                       const std::string &subcommand) {
+    const std::optional<std::string> key = arguments.value("key"), name = arguments.value("name");
+    if (key && name) throw usage_error("advlock " + subcommand + ": give --key or --name, not both");
+    if (!key && !name) {
+        throw usage_error("advlock " + subcommand + ": which lock? Give --key 100:1 (or -42, name:TEXT) or --name JOB");
+    }
+    try {
+        if (key) return LockTarget{advlock::key::parse(*key), *key};
+        if (registry) return LockTarget{registry->find(*name).key(), *name};
+        return LockTarget{advlock::key::from_name(*name), *name};
+    } catch (const advlock::error &e) {
+        throw usage_error("advlock " + subcommand + ": " + e.what());
+    }
+}
+
+advlock::session open_session(const std::string &url, const std::string &application_name) {
+    advlock::session_options options;
+    options.application_name = application_name;
+    return advlock::session::open(url, options);
+}
+
+int exit_code_for(const advlock::error &error) {
+    switch (error.status()) {
+        case ADVLOCK_ELOST: return exit_code::lost;
+        case ADVLOCK_EPERMISSION: return exit_code::no_permission;
+        case ADVLOCK_EKEY:
+        case ADVLOCK_EINVAL:
+        case ADVLOCK_ENOTFOUND: return exit_code::usage;
+        case ADVLOCK_EREGISTRY:
+        case ADVLOCK_EIO: return exit_code::config;
+        case ADVLOCK_ERROR: return exit_code::software;
+        default: return exit_code::unavailable;
+    }
+}
+
+namespace {
+
+std::string utc_time(long long unix_us) {
+    const std::time_t seconds = static_cast<std::time_t>(unix_us / 1000000);
+    std::tm parts{};
+    gmtime_r(&seconds, &parts);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &parts);
+    return text;
+}
+
+}  // namespace
+
+std::string describe_holder(const advlock::holder &holder) {
+    std::string text = "pid " + std::to_string(holder.pid);
+    std::string details;
+    const auto add = [&](const char *label, const std::optional<std::string> &value) {
+        if (!value || value->empty()) return;
+        details += (details.empty() ? "" : ", ") + std::string(label) + *value;
+    };
+    add("application ", holder.application_name);
+    add("user ", holder.user);
+    add("from ", holder.client_hostname ? holder.client_hostname : holder.client_addr);
+    if (!details.empty()) text += " (" + details + ")";
+    if (holder.backend_start_unix_us) text += ", connected since " + utc_time(holder.backend_start_unix_us);
+    if (holder.details_hidden) text += " (the server hides more from this role: grant it pg_read_all_stats)";
+    return text;
+}
+
+std::string holder_line(advlock::session &session, const LockTarget &target,
+                        const std::optional<advlock::registry> &registry) {
+    try {
+        for (const advlock::holder &holder : session.holders(registry ? &*registry : nullptr, &target.key)) {
+            if (holder.granted) return target.label + " is held by " + describe_holder(holder);
+        }
+        return target.label + " is held elsewhere (it was released just now, or the holder is not visible)";
+    } catch (const advlock::error &) {
+        return target.label + " is held elsewhere (the server would not say by whom)";
+    }
+}
+
+}  // namespace advlock::cli

@@ -1,0 +1,48 @@
+// What every lock-taking subcommand shares: which database (--db), which lock
+// (--key or --name, through --registry when given), opening the session, and
+// turning advlock's errors into exit codes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "advlock.hpp"
+#include "arguments.hpp"
+
+namespace advlock::cli {
+
+// The options behind the functions below, to add to a subcommand's spec.
+std::vector<OptionSpec> target_options();
+
+struct LockTarget {
+    advlock::key key;
+    std::string label;  // what messages call the lock: its name, or the key text
+};
+
+// --db, required: cron's bare environment must never silently fall back to
+// something that excludes less.
+std::string database_url(const Arguments &arguments, const std::string &subcommand);
+
+// --registry FILE, when given (exit 78 when invalid).
+std::optional<advlock::registry> registry_option(const Arguments &arguments);
+
+// --key TEXT or --name NAME (exactly one). A name is looked up in the
+// registry when there is one, and must be there; else it is the advlock key of
+// the name.
+LockTarget lock_target(const Arguments &arguments, const std::optional<advlock::registry> &registry,
+                       const std::string &subcommand);
+
+advlock::session open_session(const std::string &url, const std::string &application_name);
+
+// The exit code for an advlock error.
+int exit_code_for(const advlock::error &error);
+
+// "pid 4242 (application nightly, user app, from 10.0.0.5) since 2026-11-30 02:00:01 UTC"
+std::string describe_holder(const advlock::holder &holder);
+
+// One line naming who holds the target, or that the server would not say.
+std::string holder_line(advlock::session &session, const LockTarget &target,
+                        const std::optional<advlock::registry> &registry);
+
+}  // namespace advlock::cli

@@ -1,0 +1,73 @@
+// advlock: the command-line tool. `advlock run ... -- job` in a crontab line
+// keeps the job from running twice at once, across hosts.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "advlock.hpp"
+#include "commands/commands.hpp"
+#include "exit_codes.hpp"
+#include "lock_target.hpp"
+
+namespace {
+
+using namespace advlock::cli;
+
+void print_overview(std::ostream &out) {
+    out << "usage: advlock COMMAND [options]\n\n"
+           "Keep jobs from running twice at once, across hosts, with PostgreSQL advisory locks.\n\n"
+           "commands:\n";
+    for (const Command &command : commands()) {
+        out << "  " << command.name << std::string(8 - std::string(command.name).size(), ' ') << command.summary
+            << "\n";
+    }
+    out << "\n`advlock COMMAND --help` tells more; `advlock --version` the version.\n";
+}
+
+int dispatch(const std::vector<std::string> &args) {
+    if (args.empty()) {
+        print_overview(std::cerr);
+        return exit_code::usage;
+    }
+    const std::string &name = args[0];
+    if (name == "--help" || name == "-h" || name == "help") {
+        if (name == "help" && args.size() > 1) return dispatch({args[1], "--help"});
+        print_overview(std::cout);
+        return exit_code::ok;
+    }
+    if (name == "--version") {
+        std::cout << "advlock " << advlock_version() << "\n";
+        return exit_code::ok;
+    }
+    for (const Command &command : commands()) {
+        if (name != command.name) continue;
+        const std::vector<std::string> rest(args.begin() + 1, args.end());
+        for (const std::string &arg : rest) {
+            if (arg == "--") break;
+            if (arg == "--help" || arg == "-h") {
+                std::cout << command.help;
+                return exit_code::ok;
+            }
+        }
+        return command.run(rest);
+    }
+    throw usage_error("unknown command " + name + "; `advlock --help` lists them");
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    try {
+        return dispatch(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const CliError &e) {
+        const std::string message = e.what();  // usage messages name the subcommand: "advlock run: ..."
+        std::cerr << (message.rfind("advlock ", 0) == 0 ? "" : "advlock: ") << message << "\n";
+        return e.code();
+    } catch (const advlock::error &e) {
+        std::cerr << "advlock: " << e.what() << "\n";
+        return exit_code_for(e);
+    } catch (const std::exception &e) {
+        std::cerr << "advlock: internal error (a bug in advlock, please report it): " << e.what() << "\n";
+        return exit_code::software;
+    }
+}

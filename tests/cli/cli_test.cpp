@@ -1,0 +1,273 @@
+// The real advlock binary against a real server: every exit code, every
+// subcommand, signals, a lock lost while the command runs, bad arguments.
+// Waits are "until seen", never timed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "advlock.h"
+#include "support/c_handles.hpp"
+#include "support/child_process.hpp"
+
+using namespace advlock::test;
+
+namespace {
+
+const std::string kAdvlock = ADVLOCK_CLI;
+
+struct Outcome {
+    int code;
+    std::string output;  // stdout and stderr together
+};
+
+Outcome advlock_cli(std::vector<std::string> args) {
+    args.insert(args.begin(), kAdvlock);
+    ChildProcess child(args, /*merge_stderr=*/true);
+    std::string output = child.read_all();
+    return {child.wait(), output};
+}
+
+// A unique lock name per test.
+std::string job_name() {
+    return std::string("cli.") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+}
+
+std::string write_file(const std::string &name, const std::string &text) {
+    const std::string path = ::testing::TempDir() + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+// The server pid of the session `advlock run` opened for command (its
+// application name is "advlock run <command>"), once it holds its lock.
+std::string run_session_pid(Psql &psql, const std::string &application) {
+    for (;;) {
+        const auto rows = psql.query(std::string("SELECT a.pid FROM pg_stat_activity a WHERE a.application_name = $1 "
+                                                 "AND EXISTS (SELECT 1 FROM ") +
+                                         kJobAdvisoryLocks + " AND granted AND pid = a.pid)",
+                                     {application});
+        if (!rows.empty()) return rows[0][0];
+    }
+}
+
+}  // namespace
+
+TEST(CliRun, ExitsWithTheCommandsOwnCode) {
+    const Outcome ok = advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--", "true"});
+    EXPECT_EQ(ok.code, 0) << ok.output;
+    const Outcome seven = advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--", "sh", "-c", "exit 7"});
+    EXPECT_EQ(seven.code, 7) << seven.output;
+    const Outcome killed =
+        advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--", "sh", "-c", "kill -TERM $$"});
+    EXPECT_EQ(killed.code, 128 + SIGTERM) << killed.output;
+}
+
+TEST(CliRun, HeldElsewhereExits3AndNamesTheHolder) {
+    Session holder = open_session("cli-test-holder");
+    advlock_key key;
+    advlock_key_from_name(&key, job_name().c_str(), ADVLOCK_NUL_TERMINATED);
+    Lock held = take(holder, key);
+    const Outcome skipped = advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--", "touch", "/tmp/x"});
+    EXPECT_EQ(skipped.code, 3);
+    EXPECT_NE(skipped.output.find("is held by pid " + std::to_string(backend_pid(holder))), std::string::npos)
+        << skipped.output;
+    EXPECT_NE(skipped.output.find("application cli-test-holder"), std::string::npos) << skipped.output;
+    const Outcome zero = advlock_cli(
+        {"run", "--db", postgres_url(), "--name", job_name(), "--conflict-exit-code", "0", "--", "true"});
+    EXPECT_EQ(zero.code, 0) << zero.output;
+    // A shared run is excluded by an exclusive holder too.
+    EXPECT_EQ(advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--shared", "--", "true"}).code, 3);
+}
+
+TEST(CliRun, WaitRunsOnceTheHolderReleases) {
+    Session holder = open_session();
+    advlock_key key;
+    advlock_key_from_name(&key, job_name().c_str(), ADVLOCK_NUL_TERMINATED);
+    Lock held = take(holder, key);
+    ChildProcess waiting({kAdvlock, "run", "--db", postgres_url(), "--name", job_name(), "--wait", "1h",
+                          "--application-name", "cli-waiter", "--", "echo", "ran"},
+                         true);
+    Psql psql;
+    while (psql.value(std::string("SELECT count(*) FROM ") + kJobAdvisoryLocks +
+                      " AND NOT granted AND pid IN (SELECT pid FROM pg_stat_activity WHERE application_name = "
+                      "'cli-waiter')") == "0") {
+    }
+    held.reset();
+    EXPECT_EQ(waiting.read_all(), "ran\n");
+    EXPECT_EQ(waiting.wait(), 0);
+}
+
+TEST(CliRun, LostLockStopsTheCommandAndExits75) {
+    ChildProcess run({kAdvlock, "run", "--db", postgres_url(), "--name", job_name(), "--", "sleep", "3600"}, true);
+    Psql psql;
+    const std::string pid = run_session_pid(psql, "advlock run sleep");
+    psql.query("SELECT pg_terminate_backend($1::int)", {pid});
+    const std::string output = run.read_all();
+    EXPECT_EQ(run.wait(), 75) << output;
+    EXPECT_NE(output.find("was lost"), std::string::npos) << output;
+    EXPECT_NE(output.find("administrator command"), std::string::npos) << output;
+}
+
+TEST(CliRun, CommandIgnoringSigtermIsKilledAfterTheGrace) {
+    ChildProcess run({kAdvlock, "run", "--db", postgres_url(), "--name", job_name(), "--kill-grace", "200ms", "--",
+                      "sh", "-c", "trap '' TERM; while :; do sleep 1; done"},
+                     true);
+    Psql psql;
+    psql.query("SELECT pg_terminate_backend($1::int)", {run_session_pid(psql, "advlock run sh")});
+    const std::string output = run.read_all();
+    EXPECT_EQ(run.wait(), 75) << output;
+    EXPECT_NE(output.find("SIGKILL after 200ms"), std::string::npos) << output;
+}
+
+TEST(CliRun, SignalsSentToAdvlockReachTheCommand) {
+    ChildProcess run({kAdvlock, "run", "--db", postgres_url(), "--name", job_name(), "--", "sh", "-c",
+                      "trap 'echo got USR1; exit 42' USR1; echo ready; while :; do sleep 0.05; done"},
+                     true);
+    EXPECT_EQ(run.read_line(), "ready");
+    run.kill(SIGUSR1);
+    EXPECT_EQ(run.read_line(), "got USR1");
+    EXPECT_EQ(run.wait(), 42);
+}
+
+TEST(CliRun, MissingCommandExits127) {
+    const Outcome missing =
+        advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--", "/nonexistent/job.sh"});
+    EXPECT_EQ(missing.code, 127);
+    EXPECT_NE(missing.output.find("cannot run /nonexistent/job.sh"), std::string::npos) << missing.output;
+}
+
+TEST(CliRun, UnreachableServerExits69WithoutThePassword) {
+    const Outcome down = advlock_cli(
+        {"run", "--db", "postgresql://app:Sup3rS3cret@127.0.0.1:1/db", "--name", job_name(), "--", "true"});
+    EXPECT_EQ(down.code, 69);
+    EXPECT_NE(down.output.find("cannot connect"), std::string::npos) << down.output;
+    EXPECT_EQ(down.output.find("Sup3rS3cret"), std::string::npos) << down.output;
+}
+
+TEST(CliRun, BadArgumentsExit64WithAClearMessage) {
+    const std::string db = postgres_url();
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"run", "--name", "x", "--", "true"}, "no database given"},
+        {{"run", "--db", "local", "--name", "x", "--", "true"}, "not available in this version"},
+        {{"run", "--db", db, "--", "true"}, "which lock?"},
+        {{"run", "--db", db, "--name", "x", "--key", "1:2", "--", "true"}, "not both"},
+        {{"run", "--db", db, "--key", "100:", "--", "true"}, "second number of the pair is missing"},
+        {{"run", "--db", db, "--name", "x"}, "no command to run"},
+        {{"run", "--db", db, "--name", "x", "--wait", "soon", "--", "true"}, "give a duration"},
+        {{"run", "--db", db, "--name", "x", "--conflict-exit-code", "300", "--", "true"}, "from 0 to 255"},
+        {{"run", "--db", db, "--name", "x", "--bogus", "--", "true"}, "unknown option --bogus"},
+        {{"run", "--db", db, "--db", db, "--name", "x", "--", "true"}, "given twice"},
+        {{"frobnicate"}, "unknown command frobnicate"},
+        {{"key"}, "exactly one lock name"},
+        {{"key", ""}, "lock name is empty"},
+        {{"sql", "drop"}, "give revoke or grant"},
+        {{"sql", "grant"}, "which role?"},
+    };
+    for (const auto &[args, message] : cases) {
+        const Outcome outcome = advlock_cli(args);
+        EXPECT_EQ(outcome.code, 64) << args[0] << ": " << outcome.output;
+        EXPECT_NE(outcome.output.find(message), std::string::npos) << outcome.output;
+    }
+    EXPECT_EQ(advlock_cli({}).code, 64);
+}
+
+TEST(CliRun, RegistryNamesKeysAndItsErrors) {
+    const std::string good = write_file("cli_registry.toml", "[locks.nightly]\nkey = [4100, 1]\n");
+    Session holder = open_session();
+    Lock held = take(holder, advlock_key_pair(4100, 1));
+    const Outcome skipped =
+        advlock_cli({"run", "--db", postgres_url(), "--registry", good, "--name", "nightly", "--", "true"});
+    EXPECT_EQ(skipped.code, 3) << skipped.output;
+    const Outcome unknown =
+        advlock_cli({"run", "--db", postgres_url(), "--registry", good, "--name", "nightlyy", "--", "true"});
+    EXPECT_EQ(unknown.code, 64);
+    EXPECT_NE(unknown.output.find("did you mean 'nightly'?"), std::string::npos) << unknown.output;
+    const std::string bad = write_file("cli_registry_bad.toml", "[locks.a]\nkey = [1]\n");
+    const Outcome invalid = advlock_cli({"run", "--db", postgres_url(), "--registry", bad, "--name", "a", "--", "true"});
+    EXPECT_EQ(invalid.code, 78);
+    EXPECT_NE(invalid.output.find("cli_registry_bad.toml:2:"), std::string::npos) << invalid.output;
+}
+
+TEST(CliHold, HoldsUntilTheTimeIsUpAndMakesRunsSkip) {
+    ChildProcess hold({kAdvlock, "hold", "--db", postgres_url(), "--name", job_name(), "--for", "1h"}, true);
+    EXPECT_NE(hold.read_line().find("holding " + job_name()), std::string::npos);
+    EXPECT_EQ(advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--", "true"}).code, 3);
+    hold.kill(SIGTERM);
+    EXPECT_EQ(hold.wait(), 0);
+    EXPECT_EQ(advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--", "true"}).code, 0);
+    const Outcome brief = advlock_cli({"hold", "--db", postgres_url(), "--name", job_name(), "--for", "10ms"});
+    EXPECT_EQ(brief.code, 0) << brief.output;
+}
+
+TEST(CliHold, LostHoldExits75) {
+    ChildProcess hold({kAdvlock, "hold", "--db", postgres_url(), "--name", job_name()}, true);
+    EXPECT_NE(hold.read_line().find("holding"), std::string::npos);
+    Psql psql;
+    psql.query("SELECT pg_terminate_backend($1::int)", {run_session_pid(psql, "advlock hold")});
+    EXPECT_EQ(hold.wait(), 75);
+}
+
+TEST(CliStatus, ShowsHoldersWithRegistryNamesAsTableAndJson) {
+    const std::string registry = write_file("cli_status.toml", "[locks.status_job]\nkey = [4200, 7]\n");
+    Session holder = open_session("cli-status-holder");
+    Lock held = take(holder, advlock_key_pair(4200, 7));
+    const Outcome table = advlock_cli({"status", "--db", postgres_url(), "--registry", registry, "--name", "status_job"});
+    EXPECT_EQ(table.code, 0) << table.output;
+    EXPECT_NE(table.output.find("status_job"), std::string::npos) << table.output;
+    EXPECT_NE(table.output.find("4200:7"), std::string::npos) << table.output;
+    EXPECT_NE(table.output.find("cli-status-holder"), std::string::npos) << table.output;
+    EXPECT_NE(table.output.find("holds"), std::string::npos) << table.output;
+    const Outcome json = advlock_cli({"status", "--db", postgres_url(), "--registry", registry, "--json"});
+    EXPECT_EQ(json.code, 0);
+    EXPECT_NE(json.output.find("\"name\": \"status_job\""), std::string::npos) << json.output;
+    EXPECT_NE(json.output.find("\"pid\": " + std::to_string(backend_pid(holder))), std::string::npos) << json.output;
+    EXPECT_EQ(json.output.find("1633971307"), std::string::npos) << "advlock's sentinel locks are not a job's";
+}
+
+TEST(CliKeySqlCheck, PrintWhatTheyPromise) {
+    const Outcome key = advlock_cli({"key", "daily_sales"});
+    EXPECT_EQ(key.code, 0);
+    EXPECT_EQ(key.output.rfind("-671140887899735099\n", 0), 0u) << key.output;
+    EXPECT_NE(key.output.find("classid=4138705131 objid=377420741 objsubid=1"), std::string::npos);
+    const Outcome sql = advlock_cli({"key", "it's", "--sql"});
+    Psql psql;
+    advlock_key expected;
+    advlock_key_from_name(&expected, "it's", ADVLOCK_NUL_TERMINATED);
+    EXPECT_EQ(psql.value(sql.output), std::to_string(expected.bigint)) << sql.output;
+    EXPECT_EQ(advlock_cli({"key", "daily_sales", "--scheme", "with_advisory_lock"}).output.rfind("1805652368:0\n", 0), 0u);
+
+    const Outcome revoke = advlock_cli({"sql", "revoke", "--role", "batch \"role\""});
+    EXPECT_EQ(revoke.code, 0);
+    EXPECT_NE(revoke.output.find("REVOKE EXECUTE ON FUNCTION pg_catalog.pg_try_advisory_xact_lock_shared(integer, "
+                                 "integer) FROM \"batch \"\"role\"\"\";"),
+              std::string::npos)
+        << revoke.output;
+    // Every statement is valid SQL for the server, and covers all 21 signatures.
+    const Outcome grant = advlock_cli({"sql", "grant", "--role", "PUBLIC"});
+    EXPECT_NO_THROW(psql.script(grant.output));
+    EXPECT_EQ(std::count(grant.output.begin(), grant.output.end(), ';'), 21);
+
+    const std::string registry = write_file("cli_check.toml", "[locks.a]\nkey = 5\ndescription = \"five\"\n");
+    const Outcome check = advlock_cli({"check", registry});
+    EXPECT_EQ(check.code, 0);
+    EXPECT_NE(check.output.find("a\t5\tfive"), std::string::npos) << check.output;
+    const Outcome broken = advlock_cli({"check", write_file("cli_check_bad.toml", "[locks.a]\nkey = 2147483648000000000000\n")});
+    EXPECT_EQ(broken.code, 78);
+    EXPECT_NE(broken.output.find("cli_check_bad.toml:2:"), std::string::npos) << broken.output;
+    EXPECT_EQ(advlock_cli({"check", "/nonexistent.toml"}).code, 78);
+}
+
+TEST(CliHelp, EverySubcommandHasHelp) {
+    for (const char *command : {"run", "hold", "status", "key", "sql", "check"}) {
+        const Outcome help = advlock_cli({command, "--help"});
+        EXPECT_EQ(help.code, 0) << command;
+        EXPECT_EQ(help.output.rfind(std::string("usage: advlock ") + command, 0), 0u) << help.output;
+    }
+    EXPECT_EQ(advlock_cli({"--help"}).code, 0);
+    EXPECT_NE(advlock_cli({"--version"}).output.find(ADVLOCK_VERSION), std::string::npos);
+}
