@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The advlock demo: build the library and its examples, start a throwaway
-# PostgreSQL, show how a lock name becomes a key (and that psql agrees), then
-# run the same job twice at once: the second start skips while the first holds
-# the lock, and a start after the first finished runs again.
+# The advlock demo, on a throwaway PostgreSQL:
+#   1. a lock name becomes a key, and psql computes the same key;
+#   2. a job started by `advlock run` holds the lock; a second start of the same
+#      job skips with exit code 3 and names the holder; `advlock status` shows it;
+#   3. the holder's server session is terminated: advlock notices at once, stops
+#      the job and exits 75; the next start runs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -11,56 +13,66 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 say "Installing what the build needs (only what is missing)"
 "$root/scripts/install-deps.sh" build postgres
 
-say "Building libadvlock and the examples"
+say "Building libadvlock, the advlock command and the examples"
 build="$root/build/demo"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DADVLOCK_BUILD_EXAMPLES=ON >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DADVLOCK_BUILD_EXAMPLES=ON -DADVLOCK_BUILD_CLI=ON >/dev/null
 cmake --build "$build" >/dev/null
-echo "built $(ls "$build"/capi/libadvlock.so.*.*.* | xargs -n1 basename)"
+advlock="$build/cli/advlock"
+echo "built $(ls "$build"/capi/libadvlock.so.*.*.* | xargs -n1 basename) and $("$advlock" --version)"
 
 say "Starting a throwaway PostgreSQL"
 state=$(mktemp -d /tmp/advlock-demo.XXXXXX)
+work=$(mktemp -d /tmp/advlock-demo-work.XXXXXX)
 holder=""
 cleanup() {
   [ -n "$holder" ] && kill "$holder" 2>/dev/null || true
   "$root/scripts/pg-stop.sh" "$state"
+  rm -rf "$work"
 }
 trap cleanup EXIT
 "$root/scripts/pg-start.sh" "$state"
 url=$(cat "$state/url")
 
-say "A lock name becomes a key (frozen advlock scheme)"
-"$build/examples/show_key" daily_sales
-sql=$("$build/examples/show_key" daily_sales | sed -n 's/^psql: //p')
-echo "the same expression run by the server: $(psql "$url" -Atc "$sql")"
+say "1. A lock name becomes a key (the frozen advlock scheme)"
+echo "\$ advlock key daily_sales"
+"$advlock" key daily_sales | sed 's/^/  /'
+echo "the server computes: $(psql "$url" -Atc "$("$advlock" key daily_sales --sql)")"
 
-say "Job run 1 starts and holds the lock for 4 seconds"
-log=$(mktemp /tmp/advlock-demo-run1.XXXXXX)
-"$build/examples/skip_if_running" "$url" 4 >"$log" 2>&1 &
+say "2. The nightly job starts: advlock run --db URL --registry examples/cron/advlock-registry.toml --name daily_sales -- job"
+cat >"$work/job.sh" <<'JOB'
+#!/bin/sh
+echo "daily_sales: working (pid $$)"
+trap 'echo "daily_sales: got SIGTERM, stopping"; exit 143' TERM
+while :; do sleep 0.1; done
+JOB
+chmod +x "$work/job.sh"
+"$advlock" run --db "$url" --registry "$root/examples/cron/advlock-registry.toml" --name daily_sales -- "$work/job.sh" >"$work/run1.log" 2>&1 &
 holder=$!
-until grep -q "holding the lock" "$log"; do
-  kill -0 "$holder" 2>/dev/null || { cat "$log"; exit 1; }
+until grep -q "working" "$work/run1.log"; do
+  kill -0 "$holder" 2>/dev/null || { cat "$work/run1.log"; exit 1; }
   sleep 0.05
 done
-sed 's/^/  run 1: /' "$log"
+sed 's/^/  run 1: /' "$work/run1.log"
 
-say "pg_locks on the server while run 1 works"
-psql "$url" -c "SELECT l.classid, l.objid, l.objsubid, l.mode, l.granted, a.application_name
-                FROM pg_locks l JOIN pg_stat_activity a USING (pid)
-                WHERE l.locktype = 'advisory' AND NOT (l.objsubid = 2 AND l.classid = 1633971307)"  # not advlock's per-session sentinel
-
-say "Job run 2 starts meanwhile: it must skip"
+say "A second start of the same job meanwhile (as cron would, on any host)"
 status=0
-"$build/examples/skip_if_running" "$url" 0 | sed 's/^/  run 2: /' || status=${PIPESTATUS[0]}
-echo "  run 2 exited with $status (3 = already running elsewhere)"
+"$advlock" run --db "$url" --registry "$root/examples/cron/advlock-registry.toml" --name daily_sales -- "$work/job.sh" 2>&1 | sed 's/^/  run 2: /' || status=${PIPESTATUS[0]}
+echo "  run 2 exited with $status (3: already running elsewhere; the job did not start)"
 
-say "Waiting for run 1 to finish"
-wait "$holder"
+say "advlock status"
+"$advlock" status --db "$url" --registry "$root/examples/cron/advlock-registry.toml" | sed 's/^/  /'
+
+say "3. The holder's server session is terminated (failover, DBA, idle timeout...)"
+pid=$(psql "$url" -Atc "SELECT pid FROM pg_stat_activity WHERE application_name = 'advlock run job.sh'")
+psql "$url" -Atc "SELECT pg_terminate_backend($pid)" >/dev/null
+echo "  SELECT pg_terminate_backend($pid)"
+status=0
+wait "$holder" || status=$?
 holder=""
-sed 's/^/  run 1: /' "$log"
-rm -f "$log"
-echo "  run 1 exited with 0 and released the lock"
+sed 's/^/  run 1: /' "$work/run1.log"
+echo "  run 1 exited with $status (75: the lock was lost, so advlock stopped the job)"
 
-say "Job run 3 starts after run 1: it runs"
-"$build/examples/skip_if_running" "$url" 0 | sed 's/^/  run 3: /'
+say "The next start runs"
+"$advlock" run --db "$url" --registry "$root/examples/cron/advlock-registry.toml" --name daily_sales -- sh -c 'echo "daily_sales: working"; exit 0' 2>&1 | sed 's/^/  run 3: /'
 echo
 echo "Done. The throwaway server is stopped and removed."
