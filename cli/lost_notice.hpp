@@ -2,7 +2,7 @@
 // callback runs on advlock's watchdog thread, the reaction belongs to main.
 #pragma once
 
-#include <mutex>
+#include <memory>
 #include <string>
 
 #include "advlock.hpp"
@@ -12,17 +12,15 @@ namespace advlock::cli {
 class LostNotice {
 public:
     explicit LostNotice(advlock::session &session);
-    ~LostNotice();
-    LostNotice(const LostNotice &) = delete;
-    LostNotice &operator=(const LostNotice &) = delete;
 
-    int fd() const { return pipe_[0]; }  // readable once the lock is lost
+    int fd() const;  // readable once the lock is lost
     std::string why() const;
 
 private:
-    int pipe_[2] = {-1, -1};
-    mutable std::mutex mutex_;
-    std::string why_;
+    // Shared with the callback the session keeps, so it stays valid for as
+    // long as the session can still call it, whatever is destroyed first.
+    struct State;
+    std::shared_ptr<State> state_;
 };
 
 }  // namespace advlock::cli

@@ -419,7 +419,9 @@ ADVLOCK_API advlock_status advlock_session_cancel(advlock_session *session);
  */
 
 /* Set or replace the lost callback (see advlock_lost_callback). If the loss
-   already happened and no callback fired yet, it fires now on this thread. */
+   already happened and no callback fired yet, it fires now on this thread.
+   payload must stay valid until the session is closed: the watchdog may call
+   the callback at any moment before that. */
 ADVLOCK_API advlock_status advlock_session_set_lost_callback(advlock_session *session,
                                                              advlock_lost_callback on_lost,
                                                              void *payload);

@@ -21,8 +21,9 @@ int hold_command(const std::vector<std::string> &args) {
     const std::string url = database_url(arguments, "hold");
     const std::optional<advlock::registry> registry = registry_option(arguments);
     const LockTarget target = lock_target(arguments, registry, "hold");
-    const std::optional<std::chrono::milliseconds> hold_for =
-        arguments.value("for") ? std::optional(parse_duration(*arguments.value("for"), "for")) : std::nullopt;
+    const bool limited = arguments.has("for");
+    const std::chrono::milliseconds hold_for =
+        limited ? parse_duration(*arguments.value("for"), "for") : std::chrono::hours(24 * 365 * 100);
     const std::chrono::milliseconds wait =
         arguments.value("wait") ? parse_duration(*arguments.value("wait"), "wait") : std::chrono::milliseconds(0);
     const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
@@ -34,12 +35,12 @@ int hold_command(const std::vector<std::string> &args) {
         return exit_code::conflict;
     }
     std::cerr << "advlock: holding " << target.label << " (server pid " << session.backend_pid() << ")"
-              << (hold_for ? " for " + format_duration(*hold_for) : std::string(" until interrupted (Ctrl-C)"))
+              << (limited ? " for " + format_duration(hold_for) : std::string(" until interrupted (Ctrl-C)"))
               << "\n";
 
     LostNotice lost(session);
     SignalRelay signals;
-    const auto until = std::chrono::steady_clock::now() + hold_for.value_or(std::chrono::hours(24 * 365 * 100));
+    const auto until = std::chrono::steady_clock::now() + hold_for;
     for (;;) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
         if (left.count() <= 0) break;
