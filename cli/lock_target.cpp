@@ -10,16 +10,16 @@ std::vector<OptionSpec> target_options() {
     return {{"db", true}, {"key", true}, {"name", true}, {"registry", true}};
 }
 
+bool is_local(const std::string &url) {
+    return url == "local" || url.rfind("local:", 0) == 0 || url.rfind("file:", 0) == 0;
+}
+
 std::string database_url(const Arguments &arguments, const std::string &subcommand) {
     const std::optional<std::string> url = arguments.value("db");
-    if (!url) {
+    if (!url || url->empty()) {
         throw usage_error("advlock " + subcommand +
-                          ": no database given. Give --db postgresql://HOST/DB for a lock across hosts (the "
-                          "host-local --db local backend is not available in this version)");
-    }
-    if (*url == "local" || url->rfind("local:", 0) == 0 || url->rfind("file:", 0) == 0) {
-        throw usage_error("advlock " + subcommand + ": --db " + *url +
-                          ": the host-local flock backend is not available in this version; give a PostgreSQL URL");
+                          ": no database given. Give --db postgresql://HOST/DB for a lock across hosts, or "
+                          "--db local for a lock on this host only");
     }
     return *url;
 }

@@ -21,8 +21,11 @@ struct LockTarget {
 };
 
 // --db, required: cron's bare environment must never silently fall back to
-// something that excludes less.
+// something that excludes less. "local", "local:/dir" or "file:/dir" name the
+// host-local flock backend.
 std::string database_url(const Arguments &arguments, const std::string &subcommand);
+
+bool is_local(const std::string &url);
 
 // --registry FILE, when given (exit 78 when invalid).
 std::optional<advlock::registry> registry_option(const Arguments &arguments);

@@ -351,6 +351,13 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
  * Errors: ADVLOCK_ECONNECT (unreachable, authentication...), and unless opts
  * allow them ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER. Messages
  * never contain the password.
+ *
+ * "local", "local:/dir" or "file:/dir" open the host-local backend instead:
+ * flock(2) on one file per key in a lock directory (default /run/lock/advlock),
+ * for jobs that only need to exclude each other on one host. Its waits poll
+ * every 10 ms; its locks are lost only if their files are removed, which
+ * advlock_session_check notices; it cannot hold one key in both modes
+ * (ADVLOCK_EUNSUPPORTED). Lock files are never deleted.
  */
 ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const char *url,
                                                 const advlock_session_options *opts);

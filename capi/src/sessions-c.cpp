@@ -5,6 +5,8 @@
 
 #include "entry_point.hpp"
 #include "handles.hpp"
+#include "local/local_lock_directory.hpp"
+#include "local/local_session.hpp"
 #include "postgres/pg_session.hpp"
 
 using advlock::capi::guarded;
@@ -106,7 +108,13 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
         session_options.connect.allow_pooler = options.allow_pooler != 0;
         if (options.heartbeat_interval_ms) session_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
         if (options.heartbeat_deadline_ms) session_options.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
-        auto handle = std::make_unique<advlock_session>(advlock_session{core::PgSession::open(url, session_options)});
+        std::shared_ptr<core::LockSession> opened;
+        if (core::is_local_url(url)) {
+            opened = core::LocalSession::open(url);
+        } else {
+            opened = core::PgSession::open(url, session_options);
+        }
+        auto handle = std::make_unique<advlock_session>(advlock_session{std::move(opened)});
         if (options.on_lost) {
             handle->session->set_lost_callback(advlock::capi::lost_trampoline(options.on_lost, options.on_lost_payload));
         }

@@ -13,7 +13,11 @@ another host or process holds it, do not run COMMAND: say who holds it and exit
 after --kill-grace) and exit 75. Otherwise exit with COMMAND's own code (128+N
 if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
 
-  --db URL                 postgresql://user@host/db or a libpq conninfo (required)
+  --db URL                 postgresql://user@host/db or a libpq conninfo; or
+                           local (local:/dir, file:/dir): flock(2) on this host
+                           only, in /run/lock/advlock by default (required)
+  --also-local             take the lock on this host (flock) first, then in
+                           the database
   --key KEY                100:1 (pair), -42 (bigint) or name:TEXT
   --name NAME              a lock name: looked up in --registry when given,
                            else the advlock key of the name
@@ -42,7 +46,7 @@ to pause a batch during maintenance, or to check that a job skips while the lock
 is held. Exits 0 after releasing, 3 when the lock is held elsewhere, 75 when it
 is lost.
 
-  --db, --key, --name, --registry   as for advlock run
+  --db, --key, --name, --registry   as for advlock run (--db local works too)
   --for DURATION                    release after DURATION (10m, 1h...)
   --wait DURATION                   wait up to DURATION for the lock
   --shared                          take it shared

@@ -38,7 +38,7 @@ std::string basename_of(const std::string &path) {
 int run_command(const std::vector<std::string> &args) {
     std::vector<OptionSpec> spec = target_options();
     spec.insert(spec.end(), {{"wait", true}, {"shared", false}, {"conflict-exit-code", true}, {"kill-grace", true},
-                             {"application-name", true}});
+                             {"application-name", true}, {"also-local", false}});
     const Arguments arguments = parse_arguments("run", args, spec, /*takes_command=*/true);
     const std::string url = database_url(arguments, "run");
     const std::optional<advlock::registry> registry = registry_option(arguments);
@@ -51,6 +51,22 @@ int run_command(const std::vector<std::string> &args) {
                                                 : std::chrono::seconds(10);
     const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
 
+    const bool also_local = arguments.flags.count("also-local") > 0;
+    if (also_local && is_local(url)) throw usage_error("advlock run: --also-local goes with a database --db, not " + url);
+
+    // With --also-local, the host's own lock first: jobs on this host then
+    // queue there and never hold a database connection just to wait.
+    std::optional<advlock::session> local_session;
+    std::optional<advlock::lock> local_lock;
+    if (also_local) {
+        local_session = open_session("local", "");
+        local_lock = local_session->lock_within(target.key, wait.count(), mode);
+        if (!local_lock) {
+            std::cerr << "advlock: " << holder_line(*local_session, target, registry) << " on this host; not running "
+                      << arguments.command[0] << " (exit " << on_conflict << ")\n";
+            return on_conflict;
+        }
+    }
     advlock::session session = open_session(
         url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])));
     std::optional<advlock::lock> lock = session.lock_within(target.key, wait.count(), mode);

@@ -153,7 +153,7 @@ TEST(CliRun, BadArgumentsExit64WithAClearMessage) {
     const std::string db = postgres_url();
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
         {{"run", "--name", "x", "--", "true"}, "no database given"},
-        {{"run", "--db", "local", "--name", "x", "--", "true"}, "not available in this version"},
+        {{"run", "--db", "local:relative", "--name", "x", "--", "true"}, "local:/absolute/dir"},
         {{"run", "--db", db, "--", "true"}, "which lock?"},
         {{"run", "--db", db, "--name", "x", "--key", "1:2", "--", "true"}, "not both"},
         {{"run", "--db", db, "--key", "100:", "--", "true"}, "second number of the pair is missing"},
@@ -270,4 +270,36 @@ TEST(CliHelp, EverySubcommandHasHelp) {
     }
     EXPECT_EQ(advlock_cli({"--help"}).code, 0);
     EXPECT_NE(advlock_cli({"--version"}).output.find(ADVLOCK_VERSION), std::string::npos);
+}
+
+TEST(CliLocal, LocalBackendExcludesAcrossProcesses) {
+    char pattern[] = "/tmp/advlock-cli-local.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    const std::string db = std::string("local:") + pattern;
+    ChildProcess first({kAdvlock, "run", "--db", db, "--name", job_name(), "--", "sh", "-c",
+                        "echo started; while :; do sleep 0.05; done"},
+                       true);
+    EXPECT_EQ(first.read_line(), "started");
+    const Outcome second = advlock_cli({"run", "--db", db, "--name", job_name(), "--", "true"});
+    EXPECT_EQ(second.code, 3);
+    EXPECT_NE(second.output.find("is held by pid"), std::string::npos) << second.output;
+    const Outcome status = advlock_cli({"status", "--db", db});
+    EXPECT_NE(status.output.find("holds"), std::string::npos) << status.output;
+    first.kill(SIGTERM);
+    EXPECT_EQ(first.wait(), 128 + SIGTERM);
+    EXPECT_EQ(advlock_cli({"run", "--db", db, "--name", job_name(), "--", "true"}).code, 0);
+    std::system((std::string("rm -rf ") + pattern).c_str());
+}
+
+TEST(CliLocal, AlsoLocalTakesTheHostLockFirst) {
+    ChildProcess first({kAdvlock, "run", "--db", postgres_url(), "--also-local", "--name", job_name(), "--", "sh", "-c",
+                        "echo started; while :; do sleep 0.05; done"},
+                       true);
+    EXPECT_EQ(first.read_line(), "started");
+    const Outcome second = advlock_cli({"run", "--db", postgres_url(), "--also-local", "--name", job_name(), "--", "true"});
+    EXPECT_EQ(second.code, 3);
+    EXPECT_NE(second.output.find("on this host"), std::string::npos) << second.output;
+    first.kill(SIGTERM);
+    EXPECT_EQ(first.wait(), 128 + SIGTERM);
+    EXPECT_EQ(advlock_cli({"run", "--db", "local", "--also-local", "--name", "x", "--", "true"}).code, 64);
 }

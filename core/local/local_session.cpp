@@ -1,0 +1,214 @@
+#include "local/local_session.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <pwd.h>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.hpp"
+#include "keys/key_text.hpp"
+#include "local/local_lock_directory.hpp"
+#include "registry/registry.hpp"
+#include "text/message_text.hpp"
+
+namespace advlock::core {
+
+namespace {
+
+constexpr std::chrono::milliseconds kPollInterval{10};
+
+std::string describe(const char *doing, const Key &key, LockMode mode) {
+    return std::string(doing) + " " + format_key(key) + (mode == LockMode::Shared ? " (shared)" : "");
+}
+
+std::string process_name(int pid) {
+    std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+    std::string name;
+    std::getline(comm, name);
+    return name;
+}
+
+std::string process_user(int pid) {
+    struct stat info {};
+    if (::stat(("/proc/" + std::to_string(pid)).c_str(), &info) != 0) return {};
+    struct passwd entry {}, *found = nullptr;
+    char buffer[1024];
+    if (::getpwuid_r(info.st_uid, &entry, buffer, sizeof buffer, &found) == 0 && found) return found->pw_name;
+    return std::to_string(info.st_uid);
+}
+
+}  // namespace
+
+std::shared_ptr<LocalSession> LocalSession::open(const std::string &url) {
+    return std::shared_ptr<LocalSession>(new LocalSession(local_lock_directory(url)));
+}
+
+LocalSession::~LocalSession() { close(); }
+
+void LocalSession::close() noexcept {
+    if (closed_.exchange(true)) return;
+    cancel();
+    std::lock_guard<std::mutex> guard(mutex_);
+    for (auto &[key, held] : held_) ::close(held.fd);  // closing releases the flock
+    held_.clear();
+}
+
+int LocalSession::server_session_id() const { return static_cast<int>(::getpid()); }
+
+void LocalSession::require_usable(const char *doing, const Key *key) const {
+    const auto what = [&] { return std::string(doing) + (key ? " " + format_key(*key) : std::string()); };
+    if (closed_.load()) throw Misuse(what() + ": the session is closed; open a new one");
+    if (loss_.lost()) loss_.throw_lost(what());
+}
+
+void LocalSession::check_files_locked() const {
+    for (const auto &[key, held] : held_) {
+        const std::string path = lock_file_path(directory_, key);
+        struct stat now {};
+        if (::stat(path.c_str(), &now) != 0 || now.st_ino != held.inode || now.st_dev != held.device) {
+            loss_.declare("the lock file " + path +
+                          " was removed or replaced: another process can now lock a new file of that name");
+        }
+    }
+    loss_.fire_if_pending();
+    if (loss_.lost()) loss_.throw_lost("check");
+}
+
+void LocalSession::check() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    require_usable("check", nullptr);
+    check_files_locked();
+}
+
+void LocalSession::verify_held(const Key &key, LockMode mode) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    require_usable("verify", &key);
+    const auto it = held_.find(key);
+    if (it == held_.end() || it->second.mode != mode) {
+        throw Misuse(describe("verify", key, mode) + ": this session does not hold that lock in that mode");
+    }
+    check_files_locked();
+}
+
+bool LocalSession::attempt_locked(const Key &key, LockMode mode) {
+    const auto it = held_.find(key);
+    if (it != held_.end()) {
+        if (it->second.mode != mode) {
+            throw Unsupported(describe("lock", key, mode) + ": this session holds the key in the other mode, and "
+                                                            "the local backend cannot hold one key in both modes");
+        }
+        ++it->second.count;
+        return true;
+    }
+    const std::string path = lock_file_path(directory_, key);
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) throw IoError("cannot open the lock file " + quoted(path, 200) + ": " + std::strerror(errno));
+    ::fchmod(fd, 0666);  // whoever made it, every user of the directory can lock it
+    if (::flock(fd, (mode == LockMode::Shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
+        const int error = errno;
+        ::close(fd);
+        if (error == EWOULDBLOCK) return false;
+        throw IoError("cannot lock " + quoted(path, 200) + ": " + std::strerror(error));
+    }
+    struct stat info {};
+    ::fstat(fd, &info);
+    held_.emplace(key, Held{fd, info.st_dev, info.st_ino, mode, 1});
+    return true;
+}
+
+bool LocalSession::try_lock(const Key &key, LockMode mode) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    require_usable("try_lock", &key);
+    return attempt_locked(key, mode);
+}
+
+bool LocalSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
+    {
+        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+        cancel_requested_ = false;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
+    for (;;) {
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            require_usable("lock", &key);
+            if (attempt_locked(key, mode)) return true;
+        }
+        if (timeout_ms >= 0 && std::chrono::steady_clock::now() >= deadline) return false;
+        std::unique_lock<std::mutex> wait_lock(wait_mutex_);
+        wait_cv_.wait_for(wait_lock, kPollInterval, [&] { return cancel_requested_; });
+        if (cancel_requested_) throw Canceled(describe("lock", key, mode) + ": the wait was cancelled");
+    }
+}
+
+void LocalSession::cancel() {
+    std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+    cancel_requested_ = true;
+    wait_cv_.notify_all();
+}
+
+void LocalSession::unlock(const Key &key, LockMode mode) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    require_usable("unlock", &key);
+    const auto it = held_.find(key);
+    if (it == held_.end() || it->second.mode != mode) {
+        throw Misuse(describe("unlock", key, mode) + ": this session does not hold that lock in that mode");
+    }
+    check_files_locked();
+    if (--it->second.count > 0) return;
+    ::close(it->second.fd);
+    held_.erase(it);
+}
+
+std::vector<Holder> LocalSession::holders(const Registry *registry, const std::optional<Key> &only_key) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    require_usable("holders", nullptr);
+    // The lock files of the directory, by inode...
+    std::unordered_map<ino_t, Key> files;
+    if (DIR *dir = ::opendir(directory_.c_str())) {
+        while (const dirent *entry = ::readdir(dir)) {
+            const std::optional<Key> key = key_of_lock_file(entry->d_name);
+            struct stat info {};
+            if (key && ::stat((directory_ + "/" + entry->d_name).c_str(), &info) == 0) files.emplace(info.st_ino, *key);
+        }
+        ::closedir(dir);
+    }
+    // ...matched with the kernel's table of flock(2) locks.
+    std::vector<Holder> holders;
+    std::ifstream table("/proc/locks");
+    for (std::string line; std::getline(table, line);) {
+        std::istringstream fields(line);
+        std::string id, type, advisory, access, pid, where;
+        fields >> id >> type;
+        const bool waiting = type == "->";
+        if (waiting) fields >> type;
+        fields >> advisory >> access >> pid >> where;
+        if (type != "FLOCK") continue;
+        const auto colon = where.rfind(':');
+        if (colon == std::string::npos) continue;
+        const auto file = files.find(static_cast<ino_t>(std::stoull(where.substr(colon + 1))));
+        if (file == files.end() || (only_key && file->second != *only_key)) continue;
+        Holder h;
+        h.key = file->second;
+        h.mode = access == "READ" ? LockMode::Shared : LockMode::Exclusive;
+        h.granted = !waiting;
+        h.pid = std::stoi(pid);
+        h.is_self = h.pid == ::getpid();
+        if (const std::string name = process_name(h.pid); !name.empty()) h.application_name = name;
+        if (const std::string user = process_user(h.pid); !user.empty()) h.user = user;
+        if (registry) {
+            if (const RegistryEntry *entry = registry->find_key(h.key)) h.lock_name = entry->name;
+        }
+        holders.push_back(std::move(h));
+    }
+    return holders;
+}
+
+}  // namespace advlock::core

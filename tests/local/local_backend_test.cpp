@@ -1,0 +1,134 @@
+// The host-local flock backend through the C ABI: the same contract as the
+// PostgreSQL sessions, in a lock directory of the test's own.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <future>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "advlock.h"
+#include "support/c_handles.hpp"
+
+using namespace advlock::test;
+
+namespace {
+
+class LocalBackend : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char pattern[] = "/tmp/advlock-local-test.XXXXXX";
+        ASSERT_NE(mkdtemp(pattern), nullptr);
+        directory_ = pattern;
+        url_ = "local:" + directory_;
+    }
+    void TearDown() override { std::system(("rm -rf " + directory_).c_str()); }
+
+    Session open() {
+        advlock_session *session = nullptr;
+        EXPECT_EQ(advlock_session_open(&session, url_.c_str(), nullptr), ADVLOCK_OK) << advlock_error_last()->message;
+        return Session(session);
+    }
+
+    std::string directory_, url_;
+};
+
+}  // namespace
+
+TEST_F(LocalBackend, SessionsExcludeEachOtherUntilRelease) {
+    Session a = open(), b = open();
+    const advlock_key key = advlock_key_pair(100, 1);
+    Lock held = take(a, key);
+    ASSERT_NE(held, nullptr);
+    EXPECT_EQ(take(b, key), nullptr);
+    struct stat info {};
+    EXPECT_EQ(stat((directory_ + "/100:1.lock").c_str(), &info), 0) << "one file per key, named after it";
+    ASSERT_EQ(advlock_lock_release(held.get()), ADVLOCK_OK);
+    EXPECT_NE(take(b, key), nullptr);
+}
+
+TEST_F(LocalBackend, SharedAndReentrant) {
+    Session a = open(), b = open(), c = open();
+    const advlock_key key = advlock_key_bigint(-42);
+    Lock s1 = take(a, key, ADVLOCK_SHARED), s2 = take(b, key, ADVLOCK_SHARED);
+    ASSERT_NE(s1, nullptr);
+    ASSERT_NE(s2, nullptr);
+    EXPECT_EQ(take(c, key), nullptr);
+    Lock again = take(a, key, ADVLOCK_SHARED);  // re-entrant: counted
+    ASSERT_NE(again, nullptr);
+    s1.reset();
+    s2.reset();
+    EXPECT_EQ(take(c, key), nullptr) << "a still holds one shared acquisition";
+    again.reset();
+    Lock c_holds = take(c, key);
+    ASSERT_NE(c_holds, nullptr);
+    advlock_lock *lock = nullptr;
+    EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), &key, ADVLOCK_SHARED), ADVLOCK_NOT_ACQUIRED);
+    Lock exclusive = take(a, advlock_key_bigint(7));
+    const advlock_key seven = advlock_key_bigint(7);
+    EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), &seven, ADVLOCK_SHARED), ADVLOCK_EUNSUPPORTED);
+}
+
+TEST_F(LocalBackend, WaitsTimeOutGetTheLockOrAreCancelled) {
+    Session holder = open(), waiter = open();
+    const advlock_key key = advlock_key_pair(1, 2);
+    Lock held = take(holder, key);
+    advlock_lock *lock = nullptr;
+    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), &key, ADVLOCK_EXCLUSIVE, 30), ADVLOCK_NOT_ACQUIRED);
+
+    auto pending = std::async(std::launch::async, [&] {
+        advlock_lock *got = nullptr;
+        const advlock_status status = advlock_session_lock(&got, waiter.get(), &key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
+        advlock_lock_free(got);
+        return status;
+    });
+    held.reset();
+    EXPECT_EQ(pending.get(), ADVLOCK_OK);
+
+    Lock again = take(holder, key);
+    ASSERT_NE(again, nullptr);
+    auto cancelled = std::async(std::launch::async, [&] {
+        advlock_lock *got = nullptr;
+        return advlock_session_lock(&got, waiter.get(), &key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
+    });
+    // Cancel until the wait has begun and ended (a cancel before it starts is not kept).
+    while (cancelled.wait_for(std::chrono::milliseconds(5)) != std::future_status::ready) {
+        advlock_session_cancel(waiter.get());
+    }
+    EXPECT_EQ(cancelled.get(), ADVLOCK_ECANCELED);
+}
+
+TEST_F(LocalBackend, RemovedLockFileIsALoss) {
+    Session a = open();
+    const advlock_key key = advlock_key_pair(9, 9);
+    Lock held = take(a, key);
+    EXPECT_EQ(advlock_session_check(a.get()), ADVLOCK_OK);
+    EXPECT_EQ(advlock_lock_verify(held.get(), 1), ADVLOCK_OK);
+    ASSERT_EQ(std::remove((directory_ + "/9:9.lock").c_str()), 0);
+    EXPECT_EQ(advlock_session_check(a.get()), ADVLOCK_ELOST);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("removed or replaced"), std::string::npos);
+    EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_ELOST);
+}
+
+TEST_F(LocalBackend, HoldersComeFromTheKernelsLockTable) {
+    Session a = open(), b = open();
+    const advlock_key key = advlock_key_pair(5, 5);
+    Lock held = take(a, key);
+    advlock_holders *raw = nullptr;
+    ASSERT_EQ(advlock_session_holders(&raw, b.get(), nullptr, &key), ADVLOCK_OK) << advlock_error_last()->message;
+    Holders holders(raw);
+    ASSERT_EQ(advlock_holders_count(raw), 1u);
+    const advlock_holder *row = advlock_holders_at(raw, 0);
+    EXPECT_EQ(row->pid, getpid());
+    EXPECT_TRUE(row->granted);
+    EXPECT_TRUE(advlock_key_equal(&row->key, &key));
+    EXPECT_NE(row->application_name, nullptr);
+}
+
+TEST_F(LocalBackend, BadLocalUrlsAreRefused) {
+    advlock_session *session = nullptr;
+    EXPECT_EQ(advlock_session_open(&session, "local:relative/dir", nullptr), ADVLOCK_EINVAL);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("local:/absolute/dir"), std::string::npos);
+    EXPECT_EQ(advlock_session_open(&session, "file:/proc/advlock-cannot-be-here", nullptr), ADVLOCK_EIO);
+}
