@@ -23,7 +23,8 @@ if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
                            else the advlock key of the name
   --registry FILE          the registry of lock names and keys
   --wait DURATION          wait up to DURATION for the lock (500ms, 30s, 10m...);
-                           default: do not wait
+                           default: do not wait. On a terminal a live line shows
+                           who holds it and for how long; quiet otherwise
   --shared                 a shared lock: shared holders run together and
                            exclude exclusive ones
   --conflict-exit-code N   exit code when the lock is held elsewhere (default 3)

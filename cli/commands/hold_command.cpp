@@ -9,6 +9,7 @@
 #include "../lock_target.hpp"
 #include "../lost_notice.hpp"
 #include "../signal_relay.hpp"
+#include "../waiting.hpp"
 #include "commands.hpp"
 
 namespace advlock::cli {
@@ -29,7 +30,7 @@ int hold_command(const std::vector<std::string> &args) {
     const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
 
     advlock::session session = open_session(url, "advlock hold");
-    std::optional<advlock::lock> lock = session.lock_within(target.key, wait.count(), mode);
+    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode);
     if (!lock) {
         std::cerr << "advlock: " << holder_line(session, target, registry) << "\n";
         return exit_code::conflict;

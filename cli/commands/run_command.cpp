@@ -7,6 +7,7 @@
 #include "../lock_target.hpp"
 #include "../lost_notice.hpp"
 #include "../supervised_child.hpp"
+#include "../waiting.hpp"
 #include "commands.hpp"
 
 namespace advlock::cli {
@@ -60,7 +61,7 @@ int run_command(const std::vector<std::string> &args) {
     std::optional<advlock::lock> local_lock;
     if (also_local) {
         local_session = open_session("local", "");
-        local_lock = local_session->lock_within(target.key, wait.count(), mode);
+        local_lock = take_lock(*local_session, target, registry, wait, mode);
         if (!local_lock) {
             std::cerr << "advlock: " << holder_line(*local_session, target, registry) << " on this host; not running "
                       << arguments.command[0] << " (exit " << on_conflict << ")\n";
@@ -69,7 +70,7 @@ int run_command(const std::vector<std::string> &args) {
     }
     advlock::session session = open_session(
         url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])));
-    std::optional<advlock::lock> lock = session.lock_within(target.key, wait.count(), mode);
+    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode);
     if (!lock) {
         std::cerr << "advlock: " << holder_line(session, target, registry) << "; not running "
                   << arguments.command[0] << " (exit " << on_conflict << ")\n";

@@ -303,3 +303,26 @@ TEST(CliLocal, AlsoLocalTakesTheHostLockFirst) {
     EXPECT_EQ(first.wait(), 128 + SIGTERM);
     EXPECT_EQ(advlock_cli({"run", "--db", "local", "--also-local", "--name", "x", "--", "true"}).code, 64);
 }
+
+TEST(CliRun, WaitingShowsALiveLineOnATerminalOnly) {
+    Session holder = open_session("cli-live-holder");
+    advlock_key key;
+    advlock_key_from_name(&key, job_name().c_str(), ADVLOCK_NUL_TERMINATED);
+    Lock held = take(holder, key);
+    const std::string command = kAdvlock + " run --db '" + postgres_url() + "' --name " + job_name() +
+                                " --wait 1500ms -- true";
+    // script(1) gives the command a terminal.
+    const Outcome on_terminal = [&] {
+        ChildProcess child({"script", "-qec", command, "/dev/null"}, true);
+        std::string output = child.read_all();
+        return Outcome{child.wait(), output};
+    }();
+    EXPECT_EQ(on_terminal.code, 3) << on_terminal.output;
+    EXPECT_NE(on_terminal.output.find("advlock: waiting"), std::string::npos) << on_terminal.output;
+    EXPECT_NE(on_terminal.output.find("application cli-live-holder"), std::string::npos) << on_terminal.output;
+
+    const Outcome quiet =
+        advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--wait", "300ms", "--", "true"});
+    EXPECT_EQ(quiet.code, 3);
+    EXPECT_EQ(quiet.output.find("waiting"), std::string::npos) << quiet.output;
+}
