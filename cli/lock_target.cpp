@@ -64,13 +64,12 @@ int exit_code_for(const advlock::error &error) {
         case ADVLOCK_EINVAL:
         case ADVLOCK_ENOTFOUND: return exit_code::usage;
         case ADVLOCK_EREGISTRY:
-        case ADVLOCK_EIO: return exit_code::config;
+        case ADVLOCK_EIO:
+        case ADVLOCK_EUNSUPPORTED: return exit_code::config;
         case ADVLOCK_ERROR: return exit_code::software;
         default: return exit_code::unavailable;
     }
 }
-
-namespace {
 
 std::string utc_time(long long unix_us) {
     const std::time_t seconds = static_cast<std::time_t>(unix_us / 1000000);
@@ -80,8 +79,6 @@ std::string utc_time(long long unix_us) {
     std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &parts);
     return text;
 }
-
-}  // namespace
 
 std::string describe_holder(const advlock::holder &holder) {
     std::string text = "pid " + std::to_string(holder.pid);

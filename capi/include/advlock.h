@@ -449,6 +449,26 @@ ADVLOCK_API advlock_status advlock_lock_check(const advlock_lock *lock);
    costs more when the server holds many locks. */
 ADVLOCK_API advlock_status advlock_lock_verify(advlock_lock *lock, int strict);
 
+/* ------------------------------------------------------------------------ */
+/* Run ledger: "once per period", not only "not twice at once"               */
+/* ------------------------------------------------------------------------ */
+/*
+ * A table (advlock_sql_ledger prints its CREATE TABLE) recording that a job
+ * completed in a period: "hour", "day", "week" or "month", truncated in the
+ * session's TimeZone. Use it on the session that holds the job's lock, so two
+ * hosts cannot both find the period empty. A missing table is
+ * ADVLOCK_EUNSUPPORTED with how to create it; so is the local backend.
+ */
+
+/* *out: when the job completed in the current period (unix microseconds), or 0. */
+ADVLOCK_API advlock_status advlock_session_ledger_completed(int64_t *out, advlock_session *session,
+                                                            const char *job, const char *period);
+/* Record that the job completed in the current period (host may be NULL). */
+ADVLOCK_API advlock_status advlock_session_ledger_record(advlock_session *session, const char *job,
+                                                         const char *period, const char *host);
+/* The ledger's CREATE TABLE statement; *out is released with advlock_free. */
+ADVLOCK_API advlock_status advlock_sql_ledger(char **out);
+
 /* The process id of the server backend serving the session (pg_backend_pid()). */
 ADVLOCK_API advlock_status advlock_session_backend_pid(int32_t *out, const advlock_session *session);
 

@@ -355,6 +355,18 @@ public:
         return rows;
     }
 
+    // The run ledger: when job completed in the current period (unix µs, 0: not yet).
+    std::int64_t ledger_completed(const std::string &job, const std::string &period) {
+        require_open("ledger_completed");
+        std::int64_t when = 0;
+        detail::check(advlock_session_ledger_completed(&when, handle_.get(), job.c_str(), period.c_str()));
+        return when;
+    }
+    void ledger_record(const std::string &job, const std::string &period, const std::string &host) {
+        require_open("ledger_record");
+        detail::check(advlock_session_ledger_record(handle_.get(), job.c_str(), period.c_str(), host.c_str()));
+    }
+
     std::int32_t backend_pid() const {
         require_open("backend_pid");
         std::int32_t pid = 0;
@@ -405,6 +417,13 @@ inline std::string take_string(char *text) {
 inline std::string name_key_sql(std::string_view name) {
     char *out = nullptr;
     detail::check(advlock_key_name_sql(&out, name.data(), name.size()));
+    return detail::take_string(out);
+}
+
+// The run ledger's CREATE TABLE statement.
+inline std::string ledger_sql() {
+    char *out = nullptr;
+    detail::check(advlock_sql_ledger(&out));
     return detail::take_string(out);
 }
 

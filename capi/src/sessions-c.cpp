@@ -189,6 +189,29 @@ advlock_status advlock_lock_verify(advlock_lock *lock, int strict) {
     });
 }
 
+advlock_status advlock_session_ledger_completed(int64_t *out, advlock_session *session, const char *job,
+                                                const char *period) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(session, function, "session");
+        require(job, function, "job");
+        require(period, function, "period");
+        *out = session->session->ledger_completed(job, period);
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_session_ledger_record(advlock_session *session, const char *job, const char *period,
+                                             const char *host) {
+    return guarded(__func__, [&](const char *function) {
+        require(session, function, "session");
+        require(job, function, "job");
+        require(period, function, "period");
+        session->session->ledger_record(job, period, host ? host : "");
+        return ADVLOCK_OK;
+    });
+}
+
 advlock_status advlock_session_backend_pid(int32_t *out, const advlock_session *session) {
     return guarded(__func__, [&](const char *function) {
         require(out, function, "out");

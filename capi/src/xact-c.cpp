@@ -8,6 +8,7 @@
 #include "handles.hpp"
 #include "keys/key_text.hpp"
 #include "keys/name_schemes.hpp"
+#include "postgres/pg_run_ledger.hpp"
 #include "postgres/pg_sql.hpp"
 #include "postgres/pg_xact_locks.hpp"
 #include "text/message_text.hpp"
@@ -92,6 +93,15 @@ advlock_status advlock_key_name_sql(char **out, const char *name, size_t name_le
         const std::string text(name, advlock::capi::string_length(name, name_len));
         core::validate_lock_name(text);
         *out = allocated_copy(core::name_key_sql(text));
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_sql_ledger(char **out) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        *out = allocated_copy(core::ledger_ddl());
         return ADVLOCK_OK;
     });
 }

@@ -31,6 +31,9 @@ if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
   --kill-grace DURATION    time between SIGTERM and SIGKILL when the lock is
                            lost (default 10s)
   --application-name NAME  shown in pg_stat_activity (default "advlock run COMMAND")
+  --once-per PERIOD        hour, day, week or month: skip (exit 0) when the job
+                           already completed in this period, and record it when
+                           COMMAND exits 0; needs the ledger table (advlock sql ledger)
 
 Exit codes: COMMAND's own; 3 held elsewhere; 64 usage error; 69 cannot connect,
 or the server is a standby, read-only or behind a pooler; 75 the lock was lost;
@@ -77,8 +80,12 @@ SHA-256("advlock:" + NAME), big-endian, signed).
 )";
 
 const char *const kSqlHelp = R"(usage: advlock sql revoke|grant --role ROLE
+       advlock sql ledger
 
-Print REVOKE (or GRANT) EXECUTE statements for every advisory-lock function
+ledger: print the CREATE TABLE of the run ledger that advlock run --once-per
+uses (run it once in the job's database: advlock sql ledger | psql URL).
+
+revoke, grant: print REVOKE (or GRANT) EXECUTE statements for every advisory-lock function
 signature (pg_advisory_lock, _shared, _xact, pg_try_*, pg_advisory_unlock*,
 bigint and pair forms). To stop anyone with a login from squatting on your
 job locks: advlock sql revoke --role PUBLIC, then advlock sql grant --role
@@ -99,7 +106,7 @@ const std::vector<Command> &commands() {
         {"hold", "hold a lock until interrupted", kHoldHelp, &hold_command},
         {"status", "who holds or waits for which lock", kStatusHelp, &status_command},
         {"key", "the key of a lock name, and its psql expression", kKeyHelp, &key_command},
-        {"sql", "REVOKE/GRANT statements for the advisory-lock functions", kSqlHelp, &sql_command},
+        {"sql", "REVOKE/GRANT statements, and the run ledger table", kSqlHelp, &sql_command},
         {"check", "validate a registry file", kCheckHelp, &check_command},
     };
     return table;

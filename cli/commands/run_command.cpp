@@ -1,5 +1,6 @@
 // advlock run: run a command while holding the lock, like flock(1) but across hosts.
 #include <iostream>
+#include <unistd.h>
 
 #include "../arguments.hpp"
 #include "../durations.hpp"
@@ -13,6 +14,13 @@
 namespace advlock::cli {
 
 namespace {
+
+void check_period(const Arguments &arguments) {
+    const std::optional<std::string> period = arguments.value("once-per");
+    if (period && *period != "hour" && *period != "day" && *period != "week" && *period != "month") {
+        throw usage_error("advlock run: --once-per " + *period + ": give hour, day, week or month");
+    }
+}
 
 int conflict_code(const Arguments &arguments) {
     const std::optional<std::string> text = arguments.value("conflict-exit-code");
@@ -39,12 +47,13 @@ std::string basename_of(const std::string &path) {
 int run_command(const std::vector<std::string> &args) {
     std::vector<OptionSpec> spec = target_options();
     spec.insert(spec.end(), {{"wait", true}, {"shared", false}, {"conflict-exit-code", true}, {"kill-grace", true},
-                             {"application-name", true}, {"also-local", false}});
+                             {"application-name", true}, {"also-local", false}, {"once-per", true}});
     const Arguments arguments = parse_arguments("run", args, spec, /*takes_command=*/true);
     const std::string url = database_url(arguments, "run");
     const std::optional<advlock::registry> registry = registry_option(arguments);
     const LockTarget target = lock_target(arguments, registry, "run");
     const int on_conflict = conflict_code(arguments);
+    check_period(arguments);
     const std::chrono::milliseconds wait =
         arguments.value("wait") ? parse_duration(*arguments.value("wait"), "wait") : std::chrono::milliseconds(0);
     const std::chrono::milliseconds grace = arguments.value("kill-grace")
@@ -77,6 +86,15 @@ int run_command(const std::vector<std::string> &args) {
         return on_conflict;
     }
 
+    const std::optional<std::string> once_per = arguments.value("once-per");
+    if (once_per) {
+        if (const std::int64_t completed = session.ledger_completed(target.label, *once_per)) {
+            std::cerr << "advlock: " << target.label << " already completed this " << *once_per << " (at "
+                      << utc_time(completed) << "); not running " << arguments.command[0] << "\n";
+            return exit_code::ok;
+        }
+    }
+
     LostNotice lost(session);
     SignalRelay signals;
     SupervisedChild child(arguments.command);
@@ -86,6 +104,11 @@ int run_command(const std::vector<std::string> &args) {
                   << arguments.command[0] << " (SIGTERM, SIGKILL after " << format_duration(grace) << ")\n";
         child.stop(signals, grace);
         return exit_code::lost;
+    }
+    if (once_per && *status == 0) {
+        char host[256] = {};
+        ::gethostname(host, sizeof host - 1);
+        session.ledger_record(target.label, *once_per, host);
     }
     try {
         lock->release();

@@ -11,9 +11,14 @@ namespace advlock::cli {
 
 int sql_command(const std::vector<std::string> &args) {
     const Arguments arguments = parse_arguments("sql", args, {{"role", true}}, /*takes_command=*/false);
+    if (arguments.positionals.size() == 1 && arguments.positionals[0] == "ledger") {
+        if (arguments.has("role")) throw usage_error("advlock sql ledger: takes no --role");
+        std::cout << advlock::ledger_sql();
+        return exit_code::ok;
+    }
     if (arguments.positionals.size() != 1 ||
         (arguments.positionals[0] != "revoke" && arguments.positionals[0] != "grant")) {
-        throw usage_error("advlock sql: give revoke or grant, e.g. advlock sql revoke --role PUBLIC");
+        throw usage_error("advlock sql: give revoke, grant or ledger, e.g. advlock sql revoke --role PUBLIC");
     }
     const std::optional<std::string> role = arguments.value("role");
     if (!role) throw usage_error("advlock sql " + arguments.positionals[0] + ": which role? Give --role NAME (or PUBLIC)");

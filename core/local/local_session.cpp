@@ -167,6 +167,15 @@ void LocalSession::unlock(const Key &key, LockMode mode) {
     held_.erase(it);
 }
 
+long long LocalSession::ledger_completed(const std::string &, const std::string &) {
+    throw Unsupported("--once-per keeps its run ledger in a database table; the local backend has none: "
+                      "give --db a PostgreSQL URL");
+}
+
+void LocalSession::ledger_record(const std::string &job, const std::string &period, const std::string &) {
+    ledger_completed(job, period);
+}
+
 std::vector<Holder> LocalSession::holders(const Registry *registry, const std::optional<Key> &only_key) {
     std::lock_guard<std::mutex> guard(mutex_);
     require_usable("holders", nullptr);

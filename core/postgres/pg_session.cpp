@@ -7,6 +7,7 @@
 #include "error.hpp"
 #include "keys/key_text.hpp"
 #include "postgres/pg_errors.hpp"
+#include "postgres/pg_run_ledger.hpp"
 #include "text/message_text.hpp"
 #include "text/redact.hpp"
 
@@ -277,6 +278,18 @@ void PgSession::verify_held(const Key &key, LockMode mode) {
     declare_lost("lock " + format_key(key) + " is missing from the server's lock table (pg_locks) although the "
                  "session took it: it was released behind advlock's back");
     loss_.throw_lost(describe("verify", key, mode));
+}
+
+long long PgSession::ledger_completed(const std::string &job, const std::string &period) {
+    Call scope(*this);
+    require_usable("ledger", nullptr);
+    return core::ledger_completed(connection_.get(), job, period, connection_.secrets());
+}
+
+void PgSession::ledger_record(const std::string &job, const std::string &period, const std::string &host) {
+    Call scope(*this);
+    require_usable("ledger", nullptr);
+    core::ledger_record(connection_.get(), job, period, host, connection_.secrets());
 }
 
 void PgSession::run_sql_for_tests(const std::string &sql) {

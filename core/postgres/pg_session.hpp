@@ -57,6 +57,8 @@ public:
     void verify() override;
     void verify_held(const Key &key, LockMode mode) override;
     void set_lost_callback(LossState::Callback callback) override { loss_.set_callback(std::move(callback)); }
+    long long ledger_completed(const std::string &job, const std::string &period) override;
+    void ledger_record(const std::string &job, const std::string &period, const std::string &host) override;
     void close() noexcept override;
     bool is_closed() const override { return closed_.load(); }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "keys/key.hpp"
@@ -56,6 +57,12 @@ public:
 
     // Called once, on whichever thread finds out, when the locks are lost.
     virtual void set_lost_callback(LossState::Callback callback) = 0;
+
+    // The run ledger (advlock run --once-per): when the job completed in the
+    // current period (unix microseconds, 0: not yet), and recording it.
+    // Backends without a database throw Unsupported.
+    virtual long long ledger_completed(const std::string &job, const std::string &period) = 0;
+    virtual void ledger_record(const std::string &job, const std::string &period, const std::string &host) = 0;
 
     // End the connection, which releases every lock; later calls throw Misuse.
     virtual void close() noexcept = 0;

@@ -165,7 +165,7 @@ TEST(CliRun, BadArgumentsExit64WithAClearMessage) {
         {{"frobnicate"}, "unknown command frobnicate"},
         {{"key"}, "exactly one lock name"},
         {{"key", ""}, "lock name is empty"},
-        {{"sql", "drop"}, "give revoke or grant"},
+        {{"sql", "drop"}, "give revoke, grant or ledger"},
         {{"sql", "grant"}, "which role?"},
     };
     for (const auto &[args, message] : cases) {
@@ -325,4 +325,44 @@ TEST(CliRun, WaitingShowsALiveLineOnATerminalOnly) {
         advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--wait", "300ms", "--", "true"});
     EXPECT_EQ(quiet.code, 3);
     EXPECT_EQ(quiet.output.find("waiting"), std::string::npos) << quiet.output;
+}
+
+TEST(CliOncePer, RunsOncePerPeriodAndSaysWhenAlreadyDone) {
+    Psql psql;
+    psql.script(advlock_cli({"sql", "ledger"}).output);  // idempotent: CREATE TABLE IF NOT EXISTS
+    const std::string marker = ::testing::TempDir() + "advlock_once_per_marker";
+    std::remove(marker.c_str());
+    const std::vector<std::string> run = {"run", "--db", postgres_url(), "--name", job_name(), "--once-per", "day",
+                                          "--", "sh", "-c", "echo ran >> " + marker};
+    EXPECT_EQ(advlock_cli(run).code, 0);
+    const Outcome again = advlock_cli(run);
+    EXPECT_EQ(again.code, 0) << again.output;
+    EXPECT_NE(again.output.find("already completed this day"), std::string::npos) << again.output;
+    std::ifstream runs(marker);
+    std::string all((std::istreambuf_iterator<char>(runs)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(all, "ran\n") << "the second start must not run the job";
+
+    // A failed run is not recorded: the next start runs.
+    const std::vector<std::string> failing = {"run", "--db", postgres_url(), "--name", job_name() + ".failing",
+                                              "--once-per", "hour", "--", "sh", "-c", "exit 5"};
+    EXPECT_EQ(advlock_cli(failing).code, 5);
+    EXPECT_EQ(advlock_cli(failing).code, 5);
+    EXPECT_EQ(psql.value("SELECT count(*) FROM advlock_run_ledger WHERE job = $1", {job_name()}), "1");
+}
+
+TEST(CliOncePer, MissingLedgerTableAndLocalBackendAreConfigErrors) {
+    Psql admin;
+    admin.script("DROP DATABASE IF EXISTS advlock_no_ledger");
+    admin.script("CREATE DATABASE advlock_no_ledger");
+    std::string url = postgres_url();
+    url.replace(url.rfind('/') + 1, std::string::npos, "advlock_no_ledger");
+    const Outcome missing = advlock_cli({"run", "--db", url, "--name", job_name(), "--once-per", "week", "--", "true"});
+    EXPECT_EQ(missing.code, 78) << missing.output;
+    EXPECT_NE(missing.output.find("advlock sql ledger | psql"), std::string::npos) << missing.output;
+    const Outcome local = advlock_cli({"run", "--db", "local", "--name", job_name(), "--once-per", "day", "--", "true"});
+    EXPECT_EQ(local.code, 78) << local.output;
+    EXPECT_NE(local.output.find("local backend has none"), std::string::npos) << local.output;
+    const Outcome bad = advlock_cli({"run", "--db", url, "--name", "x", "--once-per", "fortnight", "--", "true"});
+    EXPECT_EQ(bad.code, 64);
+    EXPECT_NE(bad.output.find("give hour, day, week or month"), std::string::npos) << bad.output;
 }

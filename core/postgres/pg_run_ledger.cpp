@@ -1,0 +1,72 @@
+#include "postgres/pg_run_ledger.hpp"
+
+#include <cstdlib>
+
+#include "error.hpp"
+#include "postgres/pg_errors.hpp"
+#include "postgres/pg_result.hpp"
+
+namespace advlock::core {
+
+namespace {
+
+constexpr const char *kTable = "advlock_run_ledger";
+
+PgResult run(PGconn *conn, const char *sql, const std::vector<const char *> &values, const std::string &doing,
+             const std::vector<std::string> &secrets) {
+    PgResult result(PQexecParams(conn, sql, static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                                 nullptr, 0));
+    const ExecStatusType status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
+    if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return result;
+    const char *sqlstate = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
+    if (sqlstate && std::string(sqlstate) == "42P01") {
+        throw Unsupported(doing + ": the run ledger table " + kTable +
+                              " does not exist in this database; create it once with: advlock sql ledger | psql URL",
+                          sqlstate);
+    }
+    throw_pg_error(conn, result.get(), doing, true, secrets);
+}
+
+}  // namespace
+
+std::string ledger_ddl() {
+    return std::string("-- The run ledger of advlock run --once-per: one row per job and completed period.\n"
+                       "CREATE TABLE IF NOT EXISTS ") +
+           kTable +
+           " (\n"
+           "    job          text        NOT NULL,  -- the lock name (or key) of the job\n"
+           "    period       text        NOT NULL,  -- hour, day, week or month\n"
+           "    period_start timestamptz NOT NULL,  -- date_trunc(period, now()) in the session's TimeZone\n"
+           "    completed_at timestamptz NOT NULL DEFAULT now(),\n"
+           "    host         text,\n"
+           "    PRIMARY KEY (job, period, period_start)\n"
+           ");\n";
+}
+
+void validate_period(const std::string &period) {
+    if (period != "hour" && period != "day" && period != "week" && period != "month") {
+        throw InvalidArgument("period '" + period + "': give hour, day, week or month");
+    }
+}
+
+long long ledger_completed(PGconn *conn, const std::string &job, const std::string &period,
+                           const std::vector<std::string> &secrets) {
+    validate_period(period);
+    const PgResult result =
+        run(conn,
+            "SELECT (extract(epoch FROM completed_at) * 1000000)::bigint FROM advlock_run_ledger "
+            "WHERE job = $1 AND period = $2 AND period_start = date_trunc($2, now())",
+            {job.c_str(), period.c_str()}, "once-per " + period, secrets);
+    return PQntuples(result.get()) ? std::atoll(PQgetvalue(result.get(), 0, 0)) : 0;
+}
+
+void ledger_record(PGconn *conn, const std::string &job, const std::string &period, const std::string &host,
+                   const std::vector<std::string> &secrets) {
+    validate_period(period);
+    run(conn,
+        "INSERT INTO advlock_run_ledger (job, period, period_start, host) "
+        "VALUES ($1, $2, date_trunc($2, now()), $3) ON CONFLICT DO NOTHING",
+        {job.c_str(), period.c_str(), host.c_str()}, "once-per " + period, secrets);
+}
+
+}  // namespace advlock::core
