@@ -1,31 +1,56 @@
 #include "lock_target.hpp"
 
 #include <ctime>
+#include <unistd.h>
 
 #include "exit_codes.hpp"
 
 namespace advlock::cli {
 
 std::vector<OptionSpec> target_options() {
-    return {{"db", true}, {"key", true}, {"name", true}, {"registry", true}};
+    return {{"db", true}, {"key", true}, {"name", true}, {"registry", true}, {"config", true}};
 }
 
 bool is_local(const std::string &url) {
     return url == "local" || url.rfind("local:", 0) == 0 || url.rfind("file:", 0) == 0;
 }
 
-std::string database_url(const Arguments &arguments, const std::string &subcommand) {
-    const std::optional<std::string> url = arguments.value("db");
+constexpr const char *kDefaultConfig = "/etc/advlock.toml";
+
+std::optional<advlock::config> config_option(const Arguments &arguments) {
+    std::optional<std::string> path = arguments.value("config");
+    if (!path) {
+        if (::access(kDefaultConfig, F_OK) != 0) return std::nullopt;
+        path = kDefaultConfig;
+    }
+    try {
+        return advlock::config::open(*path);
+    } catch (const advlock::error &e) {
+        throw CliError(exit_code::config, e.what());
+    }
+}
+
+std::optional<std::string> setting(const Arguments &arguments, const std::optional<advlock::config> &config,
+                                   const std::string &option, const std::string &config_setting) {
+    if (const auto value = arguments.value(option)) return value;
+    if (config) return config->get(config_setting);
+    return std::nullopt;
+}
+
+std::string database_url(const Arguments &arguments, const std::optional<advlock::config> &config,
+                         const std::string &subcommand) {
+    const std::optional<std::string> url = setting(arguments, config, "db", "database");
     if (!url || url->empty()) {
         throw usage_error("advlock " + subcommand +
                           ": no database given. Give --db postgresql://HOST/DB for a lock across hosts, or "
-                          "--db local for a lock on this host only");
+                          "--db local for a lock on this host only (or set database in /etc/advlock.toml)");
     }
     return *url;
 }
 
-std::optional<advlock::registry> registry_option(const Arguments &arguments) {
-    const std::optional<std::string> path = arguments.value("registry");
+std::optional<advlock::registry> registry_option(const Arguments &arguments,
+                                                 const std::optional<advlock::config> &config) {
+    const std::optional<std::string> path = setting(arguments, config, "registry", "registry");
     if (!path) return std::nullopt;
     try {
         return advlock::registry::open(*path);

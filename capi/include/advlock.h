@@ -94,6 +94,8 @@ typedef enum advlock_status {
     ADVLOCK_ESERVER = -18,
     /* The backend or server cannot do what was asked. */
     ADVLOCK_EUNSUPPORTED = -19,
+    /* A configuration file is invalid; the message starts with file:line. */
+    ADVLOCK_ECONFIG = -20,
 
     /* Not a status: makes the enum a full 32-bit int, so any value a caller
        or a newer library passes is a valid value of the type. */
@@ -281,6 +283,38 @@ ADVLOCK_API advlock_status advlock_registry_entry_key(advlock_key *out,
 ADVLOCK_API const char *advlock_registry_entry_description(const advlock_registry_entry *entry);
 /* Line of the entry's table in the file (1-based). */
 ADVLOCK_API unsigned advlock_registry_entry_line(const advlock_registry_entry *entry);
+
+/* ------------------------------------------------------------------------ */
+/* Configuration file (/etc/advlock.toml)                                    */
+/* ------------------------------------------------------------------------ */
+/*
+ *   database = "postgresql://batch@db1/sales"
+ *   registry = "/etc/advlock/registry.toml"
+ *   also_local = false
+ *   [run]
+ *   wait = "0s"
+ *   kill_grace = "10s"
+ *   conflict_exit_code = 3
+ *
+ * Every setting is optional. Errors are ADVLOCK_ECONFIG with "file:line: ...".
+ */
+
+typedef struct advlock_config advlock_config;
+
+/* Load a config file. ADVLOCK_EIO when it cannot be read. */
+ADVLOCK_API advlock_status advlock_config_open(advlock_config **out, const char *path);
+ADVLOCK_API advlock_status advlock_config_parse(advlock_config **out, const char *text, size_t text_len,
+                                                const char *origin);
+ADVLOCK_API void advlock_config_free(advlock_config *config);
+
+/* A setting as text ("database", "registry", "also_local" -> "true"/"false",
+   "run.wait", "run.kill_grace", "run.conflict_exit_code"), or NULL when the
+   file does not set it. Borrowed from the config. */
+ADVLOCK_API const char *advlock_config_get(const advlock_config *config, const char *setting);
+
+/* "500ms", "30s", "10m", "2h", "1d" (a bare number is seconds) in
+   milliseconds. ADVLOCK_EINVAL for anything else. */
+ADVLOCK_API advlock_status advlock_parse_duration(int64_t *out_ms, const char *text);
 
 /* ------------------------------------------------------------------------ */
 /* Sessions and locks                                                        */

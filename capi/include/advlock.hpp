@@ -63,6 +63,7 @@ ADVLOCK_HPP_ERROR(deadlock, error);            // ADVLOCK_EDEADLOCK
 ADVLOCK_HPP_ERROR(permission_denied, error);   // ADVLOCK_EPERMISSION
 ADVLOCK_HPP_ERROR(server_error, error);        // ADVLOCK_ESERVER
 ADVLOCK_HPP_ERROR(unsupported, error);         // ADVLOCK_EUNSUPPORTED
+ADVLOCK_HPP_ERROR(config_error, error);        // ADVLOCK_ECONFIG
 
 #undef ADVLOCK_HPP_ERROR
 
@@ -92,6 +93,7 @@ namespace detail {
         case ADVLOCK_EPERMISSION: throw permission_denied(status, message, sqlstate);
         case ADVLOCK_ESERVER: throw server_error(status, message, sqlstate);
         case ADVLOCK_EUNSUPPORTED: throw unsupported(status, message, sqlstate);
+        case ADVLOCK_ECONFIG: throw config_error(status, message, sqlstate);
         default: throw internal_error(status, message, sqlstate);
     }
 }
@@ -226,6 +228,42 @@ private:
     explicit registry(advlock_registry *r) : handle_(r) {}
     std::unique_ptr<advlock_registry, deleter> handle_;
 };
+
+// ---- configuration file --------------------------------------------------------------
+
+class config {
+public:
+    // Throws io_error or config_error ("file:line: ...").
+    static config open(const std::string &path) {
+        advlock_config *c = nullptr;
+        detail::check(advlock_config_open(&c, path.c_str()));
+        return config(c);
+    }
+    static config parse(std::string_view text, const std::string &origin = "<config>") {
+        advlock_config *c = nullptr;
+        detail::check(advlock_config_parse(&c, text.data(), text.size(), origin.c_str()));
+        return config(c);
+    }
+    // The setting's text, or std::nullopt when the file does not set it.
+    std::optional<std::string> get(const std::string &setting) const {
+        const char *value = advlock_config_get(handle_.get(), setting.c_str());
+        return value ? std::optional<std::string>(value) : std::nullopt;
+    }
+
+private:
+    struct deleter {
+        void operator()(advlock_config *c) const { advlock_config_free(c); }
+    };
+    explicit config(advlock_config *c) : handle_(c) {}
+    std::unique_ptr<advlock_config, deleter> handle_;
+};
+
+// "500ms", "30s", "10m"... in milliseconds. Throws invalid_argument.
+inline std::int64_t parse_duration_ms(const std::string &text) {
+    std::int64_t ms = 0;
+    detail::check(advlock_parse_duration(&ms, text.c_str()));
+    return ms;
+}
 
 // ---- sessions and locks ----------------------------------------------------------
 

@@ -112,6 +112,7 @@ const char *advlock_status_name(advlock_status status) {
         case ADVLOCK_EPERMISSION: return "ADVLOCK_EPERMISSION";
         case ADVLOCK_ESERVER: return "ADVLOCK_ESERVER";
         case ADVLOCK_EUNSUPPORTED: return "ADVLOCK_EUNSUPPORTED";
+        case ADVLOCK_ECONFIG: return "ADVLOCK_ECONFIG";
         default: break;
     }
     return "ADVLOCK_UNKNOWN_STATUS";

@@ -22,6 +22,10 @@ if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
   --name NAME              a lock name: looked up in --registry when given,
                            else the advlock key of the name
   --registry FILE          the registry of lock names and keys
+  --config FILE            settings file (default /etc/advlock.toml when it
+                           exists): database, registry, also_local, and under
+                           [run] wait, kill_grace, conflict_exit_code; options
+                           given here win
   --wait DURATION          wait up to DURATION for the lock (500ms, 30s, 10m...);
                            default: do not wait. On a terminal a live line shows
                            who holds it and for how long; quiet otherwise
@@ -50,13 +54,13 @@ to pause a batch during maintenance, or to check that a job skips while the lock
 is held. Exits 0 after releasing, 3 when the lock is held elsewhere, 75 when it
 is lost.
 
-  --db, --key, --name, --registry   as for advlock run (--db local works too)
+  --db, --key, --name, --registry, --config   as for advlock run (--db local works too)
   --for DURATION                    release after DURATION (10m, 1h...)
   --wait DURATION                   wait up to DURATION for the lock
   --shared                          take it shared
 )";
 
-const char *const kStatusHelp = R"(usage: advlock status --db URL [--registry FILE] [--key KEY | --name NAME] [--json]
+const char *const kStatusHelp = R"(usage: advlock status --db URL [--registry FILE] [--config FILE] [--key KEY | --name NAME] [--json]
 
 Who holds or waits for which advisory lock in the database: lock name (from the
 registry), key, mode, holds/waits, server pid, application, user, client, and

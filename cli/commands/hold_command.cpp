@@ -19,8 +19,9 @@ int hold_command(const std::vector<std::string> &args) {
     spec.insert(spec.end(), {{"for", true}, {"wait", true}, {"shared", false}});
     const Arguments arguments = parse_arguments("hold", args, spec, /*takes_command=*/false);
     if (!arguments.positionals.empty()) throw usage_error("advlock hold: unexpected " + arguments.positionals[0]);
-    const std::string url = database_url(arguments, "hold");
-    const std::optional<advlock::registry> registry = registry_option(arguments);
+    const std::optional<advlock::config> config = config_option(arguments);
+    const std::string url = database_url(arguments, config, "hold");
+    const std::optional<advlock::registry> registry = registry_option(arguments, config);
     const LockTarget target = lock_target(arguments, registry, "hold");
     const bool limited = arguments.has("for");
     const std::chrono::milliseconds hold_for =

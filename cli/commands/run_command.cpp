@@ -22,8 +22,8 @@ void check_period(const Arguments &arguments) {
     }
 }
 
-int conflict_code(const Arguments &arguments) {
-    const std::optional<std::string> text = arguments.value("conflict-exit-code");
+int conflict_code(const Arguments &arguments, const std::optional<advlock::config> &config) {
+    const std::optional<std::string> text = setting(arguments, config, "conflict-exit-code", "run.conflict_exit_code");
     if (!text) return exit_code::conflict;
     std::size_t used = 0;
     int code = -1;
@@ -49,19 +49,21 @@ int run_command(const std::vector<std::string> &args) {
     spec.insert(spec.end(), {{"wait", true}, {"shared", false}, {"conflict-exit-code", true}, {"kill-grace", true},
                              {"application-name", true}, {"also-local", false}, {"once-per", true}});
     const Arguments arguments = parse_arguments("run", args, spec, /*takes_command=*/true);
-    const std::string url = database_url(arguments, "run");
-    const std::optional<advlock::registry> registry = registry_option(arguments);
+    const std::optional<advlock::config> config = config_option(arguments);
+    const std::string url = database_url(arguments, config, "run");
+    const std::optional<advlock::registry> registry = registry_option(arguments, config);
     const LockTarget target = lock_target(arguments, registry, "run");
-    const int on_conflict = conflict_code(arguments);
+    const int on_conflict = conflict_code(arguments, config);
     check_period(arguments);
-    const std::chrono::milliseconds wait =
-        arguments.value("wait") ? parse_duration(*arguments.value("wait"), "wait") : std::chrono::milliseconds(0);
-    const std::chrono::milliseconds grace = arguments.value("kill-grace")
-                                                ? parse_duration(*arguments.value("kill-grace"), "kill-grace")
-                                                : std::chrono::seconds(10);
+    const std::optional<std::string> wait_text = setting(arguments, config, "wait", "run.wait");
+    const std::chrono::milliseconds wait = wait_text ? parse_duration(*wait_text, "wait") : std::chrono::milliseconds(0);
+    const std::optional<std::string> grace_text = setting(arguments, config, "kill-grace", "run.kill_grace");
+    const std::chrono::milliseconds grace =
+        grace_text ? parse_duration(*grace_text, "kill-grace") : std::chrono::seconds(10);
     const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
 
-    const bool also_local = arguments.flags.count("also-local") > 0;
+    const bool also_local =
+        arguments.flags.count("also-local") > 0 || (config && config->get("also_local") == std::optional<std::string>("true"));
     if (also_local && is_local(url)) throw usage_error("advlock run: --also-local goes with a database --db, not " + url);
 
     // With --also-local, the host's own lock first: jobs on this host then

@@ -30,7 +30,7 @@ const advlock_status kErrorStatuses[] = {
     ADVLOCK_ERROR,     ADVLOCK_ENOMEM,     ADVLOCK_EINVAL,    ADVLOCK_EKEY,       ADVLOCK_EREGISTRY,
     ADVLOCK_ENOTFOUND, ADVLOCK_EIO,        ADVLOCK_EMISUSE,   ADVLOCK_ECONNECT,   ADVLOCK_ESTANDBY,
     ADVLOCK_EREADONLY, ADVLOCK_EPOOLER,    ADVLOCK_ELOST,     ADVLOCK_ECANCELED,  ADVLOCK_ECAPACITY,
-    ADVLOCK_EDEADLOCK, ADVLOCK_EPERMISSION, ADVLOCK_ESERVER,  ADVLOCK_EUNSUPPORTED};
+    ADVLOCK_EDEADLOCK, ADVLOCK_EPERMISSION, ADVLOCK_ESERVER,  ADVLOCK_EUNSUPPORTED, ADVLOCK_ECONFIG};
 
 }  // namespace
 
@@ -52,6 +52,7 @@ TEST(StatusMapping, EveryCoreErrorMapsToItsStatus) {
     expect_maps_to<core::PermissionDenied>(ADVLOCK_EPERMISSION);
     expect_maps_to<core::ServerError>(ADVLOCK_ESERVER);
     expect_maps_to<core::Unsupported>(ADVLOCK_EUNSUPPORTED);
+    expect_maps_to<core::ConfigError>(ADVLOCK_ECONFIG);
 }
 
 TEST(StatusMapping, ForeignExceptionsBecomeNoMemoryOrInternalError) {
@@ -105,6 +106,7 @@ TEST(StatusNames, PinnedValuesNeverChange) {
     EXPECT_EQ(ADVLOCK_ECONNECT, -9);
     EXPECT_EQ(ADVLOCK_ELOST, -13);
     EXPECT_EQ(ADVLOCK_EUNSUPPORTED, -19);
+    EXPECT_EQ(ADVLOCK_ECONFIG, -20);
 }
 
 TEST(StatusNames, UnsafeTargetsAreGrouped) {
@@ -153,6 +155,7 @@ TEST(HppExceptions, EveryStatusThrowsItsOwnType) {
     expect_hpp_throws<permission_denied>(ADVLOCK_EPERMISSION);
     expect_hpp_throws<server_error>(ADVLOCK_ESERVER);
     expect_hpp_throws<unsupported>(ADVLOCK_EUNSUPPORTED);
+    expect_hpp_throws<config_error>(ADVLOCK_ECONFIG);
     // The three unsafe targets share a base a caller can catch at once.
     EXPECT_THROW(detail::throw_status(ADVLOCK_EPOOLER), unsafe_target);
 }

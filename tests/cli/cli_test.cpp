@@ -366,3 +366,32 @@ TEST(CliOncePer, MissingLedgerTableAndLocalBackendAreConfigErrors) {
     EXPECT_EQ(bad.code, 64);
     EXPECT_NE(bad.output.find("give hour, day, week or month"), std::string::npos) << bad.output;
 }
+
+TEST(CliConfig, SettingsComeFromTheConfigUnlessGivenOnTheCommandLine) {
+    const std::string registry = write_file("cli_config_registry.toml", "[locks.configured_job]\nkey = [4300, 1]\n");
+    const std::string config = write_file("cli_config.toml", "database = \"" + postgres_url() + "\"\nregistry = \"" +
+                                                                 registry + "\"\n[run]\nconflict_exit_code = 9\n");
+    Session holder = open_session();
+    Lock held = take(holder, advlock_key_pair(4300, 1));
+    // Database, registry and conflict code all from the file: a short crontab line.
+    const Outcome from_file = advlock_cli({"run", "--config", config, "--name", "configured_job", "--", "true"});
+    EXPECT_EQ(from_file.code, 9) << from_file.output;
+    EXPECT_NE(from_file.output.find("configured_job is held by pid"), std::string::npos) << from_file.output;
+    // The command line wins.
+    EXPECT_EQ(advlock_cli({"run", "--config", config, "--conflict-exit-code", "4", "--name", "configured_job", "--",
+                           "true"})
+                  .code,
+              4);
+    const Outcome status = advlock_cli({"status", "--config", config});
+    EXPECT_NE(status.output.find("configured_job"), std::string::npos) << status.output;
+}
+
+TEST(CliConfig, BrokenOrMissingConfigExits78) {
+    const Outcome broken = advlock_cli(
+        {"run", "--config", write_file("cli_config_bad.toml", "[run]\nkill_grace = 5\n"), "--name", "x", "--", "true"});
+    EXPECT_EQ(broken.code, 78);
+    EXPECT_NE(broken.output.find("cli_config_bad.toml:2:"), std::string::npos) << broken.output;
+    const Outcome missing = advlock_cli({"run", "--config", "/nonexistent/advlock.toml", "--name", "x", "--", "true"});
+    EXPECT_EQ(missing.code, 78);
+    EXPECT_NE(missing.output.find("/nonexistent/advlock.toml"), std::string::npos) << missing.output;
+}

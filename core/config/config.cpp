@@ -1,0 +1,127 @@
+#include "config/config.hpp"
+
+#include <vector>
+
+#include "error.hpp"
+#include "io/read_file.hpp"
+#include "text/duration.hpp"
+#include "text/message_text.hpp"
+#include "toml/toml_reader.hpp"
+
+namespace advlock::core {
+
+namespace {
+
+using toml::Value;
+
+enum class Kind { Text, Boolean, Duration, ExitCode };
+
+struct Setting {
+    const char *name;  // as get() names it: "database", "run.wait"
+    Kind kind;
+};
+
+const Setting kSettings[] = {
+    {"database", Kind::Text},          {"registry", Kind::Text},       {"also_local", Kind::Boolean},
+    {"run.wait", Kind::Duration},      {"run.kill_grace", Kind::Duration}, {"run.conflict_exit_code", Kind::ExitCode},
+};
+
+class Reader {
+public:
+    Reader(std::string origin, std::map<std::string, std::string> &settings)
+        : origin_(std::move(origin)), settings_(settings) {}
+
+    void read(const Value &table, const std::string &prefix) {
+        for (std::size_t i = 0; i < table.keys.size(); ++i) {
+            const std::string name = prefix + table.keys[i];
+            const Value &value = table.members[i];
+            if (value.is_table() && prefix.empty() && name == "run") {
+                read(value, "run.");
+                continue;
+            }
+            const Setting *setting = find(name);
+            if (!setting) unknown(name, value.line);
+            settings_[name] = text_of(*setting, value);
+        }
+    }
+
+private:
+    [[noreturn]] void fail(int line, const std::string &message) const {
+        throw ConfigError(origin_ + ":" + std::to_string(line) + ": " + message);
+    }
+
+    static const Setting *find(const std::string &name) {
+        for (const Setting &s : kSettings) {
+            if (name == s.name) return &s;
+        }
+        return nullptr;
+    }
+
+    [[noreturn]] void unknown(const std::string &name, int line) const {
+        std::vector<std::string> names;
+        for (const Setting &s : kSettings) names.emplace_back(s.name);
+        std::string message = "unknown setting " + quoted(name) +
+                              "; known: database, registry, also_local, and under [run]: wait, kill_grace, "
+                              "conflict_exit_code";
+        const std::string near = closest_match(name, names);
+        if (!near.empty()) message += " (did you mean " + quoted(near) + "?)";
+        fail(line, message);
+    }
+
+    std::string text_of(const Setting &setting, const Value &value) const {
+        const std::string name = quoted(setting.name);
+        switch (setting.kind) {
+            case Kind::Text:
+                if (value.kind != Value::Kind::String || value.string.empty()) {
+                    fail(value.line, name + " must be a non-empty string");
+                }
+                return value.string;
+            case Kind::Boolean:
+                if (value.kind != Value::Kind::Boolean) fail(value.line, name + " must be true or false");
+                return value.boolean ? "true" : "false";
+            case Kind::Duration:
+                if (value.kind != Value::Kind::String) fail(value.line, name + " must be a duration in quotes, e.g. \"30s\"");
+                try {
+                    parse_duration(value.string);
+                } catch (const InvalidArgument &e) {
+                    fail(value.line, name + ": " + e.what());
+                }
+                return value.string;
+            case Kind::ExitCode:
+                if (value.kind != Value::Kind::Integer || value.integer < 0 || value.integer > 255) {
+                    fail(value.line, name + " must be an exit code from 0 to 255");
+                }
+                return std::to_string(value.integer);
+        }
+        fail(value.line, name + ": unexpected value");
+    }
+
+    std::string origin_;
+    std::map<std::string, std::string> &settings_;
+};
+
+}  // namespace
+
+Config Config::parse(std::string_view text, const std::string &origin) {
+    Config config;
+    config.origin_ = origin;
+    Value root;
+    try {
+        root = toml::parse(text);
+    } catch (const toml::SyntaxError &e) {
+        throw ConfigError(origin + ":" + std::to_string(e.line()) + ": " + e.what());
+    }
+    Reader(origin, config.settings_).read(root, "");
+    return config;
+}
+
+Config Config::load_file(const std::string &path) {
+    return parse(read_small_file(path, "config file", 1024 * 1024), path);
+}
+
+std::optional<std::string> Config::get(const std::string &setting) const {
+    const auto it = settings_.find(setting);
+    return it == settings_.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
+}  // namespace advlock::core
