@@ -96,12 +96,12 @@ int exit_code_for(const advlock::error &error) {
     }
 }
 
-std::string utc_time(long long unix_us) {
+std::string utc_time(long long unix_us, bool iso) {
     const std::time_t seconds = static_cast<std::time_t>(unix_us / 1000000);
     std::tm parts{};
     gmtime_r(&seconds, &parts);
     char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &parts);
+    std::strftime(text, sizeof text, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M:%S UTC", &parts);
     return text;
 }
 

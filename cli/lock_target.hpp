@@ -52,8 +52,8 @@ advlock::session open_session(const std::string &url, const std::string &applica
 // The exit code for an advlock error.
 int exit_code_for(const advlock::error &error);
 
-// "2026-11-30 02:00:01 UTC"
-std::string utc_time(long long unix_us);
+// "2026-11-30 02:00:01 UTC"; with iso = true "2026-11-30T02:00:01Z".
+std::string utc_time(long long unix_us, bool iso = false);
 
 // "pid 4242 (application nightly, user app, from 10.0.0.5) since 2026-11-30 02:00:01 UTC"
 std::string describe_holder(const advlock::holder &holder);

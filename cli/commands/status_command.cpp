@@ -2,7 +2,6 @@
 // by taking a lock), with registry names.
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <sstream>
 
@@ -37,15 +36,7 @@ std::string json_string(const std::optional<std::string> &text) {
     return out + "\"";
 }
 
-std::string iso_time(long long unix_us) {
-    if (!unix_us) return "";
-    const std::time_t seconds = static_cast<std::time_t>(unix_us / 1000000);
-    std::tm parts{};
-    gmtime_r(&seconds, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-    return text;
-}
+std::string iso_time(long long unix_us) { return unix_us ? utc_time(unix_us, /*iso=*/true) : ""; }
 
 void print_json(const std::vector<advlock::holder> &rows) {
     std::cout << "[";

@@ -13,6 +13,7 @@
 #include "advlock.h"
 #include "support/c_handles.hpp"
 #include "support/child_process.hpp"
+#include "support/scripted_server.hpp"
 
 using namespace advlock::test;
 
@@ -394,4 +395,11 @@ TEST(CliConfig, BrokenOrMissingConfigExits78) {
     const Outcome missing = advlock_cli({"run", "--config", "/nonexistent/advlock.toml", "--name", "x", "--", "true"});
     EXPECT_EQ(missing.code, 78);
     EXPECT_NE(missing.output.find("/nonexistent/advlock.toml"), std::string::npos) << missing.output;
+}
+
+TEST(CliRun, UnsafeTargetExits69AndSaysWhy) {
+    ScriptedServer bouncer("pgbouncer-start.sh", "pgbouncer-stop.sh", postgres_state_dir());
+    const Outcome refused = advlock_cli({"run", "--db", bouncer.url(), "--name", job_name(), "--", "true"});
+    EXPECT_EQ(refused.code, 69);
+    EXPECT_NE(refused.output.find("connection pooler"), std::string::npos) << refused.output;
 }
