@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 #include "advlock.h"
@@ -402,4 +403,24 @@ TEST(CliRun, UnsafeTargetExits69AndSaysWhy) {
     const Outcome refused = advlock_cli({"run", "--db", bouncer.url(), "--name", job_name(), "--", "true"});
     EXPECT_EQ(refused.code, 69);
     EXPECT_NE(refused.output.find("connection pooler"), std::string::npos) << refused.output;
+}
+
+TEST(CliRun, RoleWithoutTheRightExits77) {
+    ScriptedServer server("pg-start.sh", "pg-stop.sh");
+    Psql admin(server.url());
+    admin.query("CREATE ROLE locker LOGIN PASSWORD 'locker-pw'");
+    admin.query("REVOKE EXECUTE ON FUNCTION pg_try_advisory_lock(bigint) FROM PUBLIC");
+    std::string url = server.url();
+    url.replace(url.find("postgres:"), url.find('@') - url.find("postgres:"), "locker:locker-pw");
+    const Outcome refused = advlock_cli({"run", "--db", url, "--name", job_name(), "--", "true"});
+    EXPECT_EQ(refused.code, 77);
+    EXPECT_NE(refused.output.find("grant EXECUTE"), std::string::npos) << refused.output;
+}
+
+TEST(CliRun, CommandThatIsNotExecutableExits126) {
+    const std::string script = write_file("advlock_not_executable.sh", "#!/bin/sh\necho hi\n");
+    chmod(script.c_str(), 0644);
+    const Outcome outcome = advlock_cli({"run", "--db", postgres_url(), "--name", job_name(), "--", script});
+    EXPECT_EQ(outcome.code, 126) << outcome.output;
+    EXPECT_NE(outcome.output.find("cannot run"), std::string::npos) << outcome.output;
 }
