@@ -410,8 +410,7 @@ TEST(CliRun, RoleWithoutTheRightExits77) {
     Psql admin(server.url());
     admin.query("CREATE ROLE locker LOGIN PASSWORD 'locker-pw'");
     admin.query("REVOKE EXECUTE ON FUNCTION pg_try_advisory_lock(bigint) FROM PUBLIC");
-    std::string url = server.url();
-    url.replace(url.find("postgres:"), url.find('@') - url.find("postgres:"), "locker:locker-pw");
+    const std::string url = with_credentials(server.url(), "locker", "locker-pw");
     const Outcome refused = advlock_cli({"run", "--db", url, "--name", job_name(), "--", "true"});
     EXPECT_EQ(refused.code, 77);
     EXPECT_NE(refused.output.find("grant EXECUTE"), std::string::npos) << refused.output;

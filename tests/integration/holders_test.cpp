@@ -96,8 +96,7 @@ TEST(Holders, RoleWithoutStatsPrivilegeSeesHiddenDetails) {
     Psql admin;
     admin.query("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'advlock_plain') THEN "
                 "CREATE ROLE advlock_plain LOGIN PASSWORD 'plain-pw'; END IF; END $$");
-    std::string url = postgres_url();
-    url.replace(url.find("postgres:"), url.find('@') - url.find("postgres:"), "advlock_plain:plain-pw");
+    const std::string url = with_credentials(postgres_url(), "advlock_plain", "plain-pw");
     Session plain = open_session("holders-plain", url);
     ASSERT_NE(plain, nullptr);
 

@@ -38,8 +38,7 @@ TEST(ServerLimits, RoleWithoutExecuteIsEpermission) {
     Psql admin(server.url());
     admin.query("CREATE ROLE locker LOGIN PASSWORD 'locker-pw'");
     admin.query("REVOKE EXECUTE ON FUNCTION pg_try_advisory_lock(bigint) FROM PUBLIC");
-    std::string url = server.url();
-    url.replace(url.find("postgres:"), url.find('@') - url.find("postgres:"), "locker:locker-pw");
+    const std::string url = with_credentials(server.url(), "locker", "locker-pw");
     Session session = open_session(nullptr, url);
     const advlock_key key = advlock_key_bigint(1);
     advlock_lock *lock = nullptr;

@@ -32,6 +32,12 @@ inline std::string postgres_url() {
     return url;
 }
 
+// url with its user and password replaced (postgresql://USER:PASSWORD@...).
+inline std::string with_credentials(std::string url, const std::string &user, const std::string &password) {
+    const std::size_t start = url.find("://") + 3, at = url.find('@');
+    return url.replace(start, at - start, user + ":" + password);
+}
+
 // A direct libpq connection, for asserting on server state.
 class Psql {
 public:
