@@ -46,6 +46,23 @@ std::string process_user(int pid) {
 
 }  // namespace
 
+// One user call: holds mutex_, and fires the lost callback once it is released
+// (the callback may call back into the session).
+class LocalSession::Call {
+public:
+    explicit Call(const LocalSession &session) : session_(session), lock_(session.mutex_) {}
+    ~Call() {
+        lock_.unlock();
+        session_.loss_.fire_if_pending();
+    }
+    Call(const Call &) = delete;
+    Call &operator=(const Call &) = delete;
+
+private:
+    const LocalSession &session_;
+    std::unique_lock<std::mutex> lock_;
+};
+
 std::shared_ptr<LocalSession> LocalSession::open(const std::string &url) {
     return std::shared_ptr<LocalSession>(new LocalSession(local_lock_directory(url)));
 }
@@ -77,18 +94,17 @@ void LocalSession::check_files_locked() const {
                           " was removed or replaced: another process can now lock a new file of that name");
         }
     }
-    loss_.fire_if_pending();
     if (loss_.lost()) loss_.throw_lost("check");
 }
 
 void LocalSession::check() const {
-    std::lock_guard<std::mutex> guard(mutex_);
+    Call scope(*this);
     require_usable("check", nullptr);
     check_files_locked();
 }
 
 void LocalSession::verify_held(const Key &key, LockMode mode) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    Call scope(*this);
     require_usable("verify", &key);
     const auto it = held_.find(key);
     if (it == held_.end() || it->second.mode != mode) {
@@ -124,7 +140,7 @@ bool LocalSession::attempt_locked(const Key &key, LockMode mode) {
 }
 
 bool LocalSession::try_lock(const Key &key, LockMode mode) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    Call scope(*this);
     require_usable("try_lock", &key);
     return attempt_locked(key, mode);
 }
@@ -137,7 +153,7 @@ bool LocalSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
     for (;;) {
         {
-            std::lock_guard<std::mutex> guard(mutex_);
+            Call scope(*this);
             require_usable("lock", &key);
             if (attempt_locked(key, mode)) return true;
         }
@@ -155,7 +171,7 @@ void LocalSession::cancel() {
 }
 
 void LocalSession::unlock(const Key &key, LockMode mode) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    Call scope(*this);
     require_usable("unlock", &key);
     const auto it = held_.find(key);
     if (it == held_.end() || it->second.mode != mode) {
@@ -177,7 +193,7 @@ void LocalSession::ledger_record(const std::string &job, const std::string &peri
 }
 
 std::vector<Holder> LocalSession::holders(const Registry *registry, const std::optional<Key> &only_key) {
-    std::lock_guard<std::mutex> guard(mutex_);
+    Call scope(*this);
     require_usable("holders", nullptr);
     // The lock files of the directory, by inode...
     std::unordered_map<ino_t, Key> files;

@@ -50,11 +50,14 @@ private:
         int count;
     };
 
+    class Call;
+
     explicit LocalSession(std::string directory) : directory_(std::move(directory)) {}
 
     // One attempt without waiting. Caller holds mutex_.
     bool attempt_locked(const Key &key, LockMode mode);
-    // Throws LockLost (after declaring it) when a held lock's file was removed or replaced.
+    // Throws LockLost (after declaring it) when a held lock's file was removed or
+    // replaced. The callback fires when the Call ends, outside mutex_.
     void check_files_locked() const;
     void require_usable(const char *doing, const Key *key) const;
 

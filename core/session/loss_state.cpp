@@ -34,6 +34,7 @@ void LossState::set_callback(Callback callback) {
 }
 
 void LossState::fire_if_pending() {
+    if (!lost()) return;  // every user call ends here: keep the usual case free of the mutex
     Callback callback;
     std::string message, sqlstate;
     {

@@ -132,3 +132,20 @@ TEST_F(LocalBackend, BadLocalUrlsAreRefused) {
     EXPECT_NE(std::string(advlock_error_last()->message).find("local:/absolute/dir"), std::string::npos);
     EXPECT_EQ(advlock_session_open(&session, "file:/proc/advlock-cannot-be-here", nullptr), ADVLOCK_EIO);
 }
+
+namespace {
+
+void check_from_callback(const advlock_error *, void *payload) {
+    auto *session = static_cast<advlock_session *>(payload);
+    advlock_session_check(session);  // calls back into the session that lost its lock
+}
+
+}  // namespace
+
+TEST_F(LocalBackend, LostCallbackMayCallBackIntoTheSession) {
+    Session a = open();
+    ASSERT_EQ(advlock_session_set_lost_callback(a.get(), &check_from_callback, a.get()), ADVLOCK_OK);
+    Lock held = take(a, advlock_key_pair(8, 8));
+    ASSERT_EQ(std::remove((directory_ + "/8:8.lock").c_str()), 0);
+    EXPECT_EQ(advlock_session_check(a.get()), ADVLOCK_ELOST);  // fires the callback, which must not deadlock
+}
