@@ -6,14 +6,16 @@
 #   2. the tests that use several threads (the watchdog and its fault injection,
 #      waits cancelled from another thread, per-thread errors) again under
 #      ThreadSanitizer;
-#   3. a short libFuzzer run of the key and registry parsers.
+#   3. a short libFuzzer run of the key and registry parsers;
+#   4. the Python binding: pip-installed into a fresh venv per Python >= 3.9 on
+#      the machine, pytest against a real PostgreSQL (scripts/test-python.sh).
 # Installs what it needs (Debian packages) first. Exits non-zero if anything failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 
-"$root/scripts/install-deps.sh" build postgres test fuzz
+"$root/scripts/install-deps.sh" build postgres test fuzz python
 
 echo "== C++ tests (ASan + UBSan) =="
 build="$root/build/asan"
@@ -40,9 +42,13 @@ echo "== fuzz smoke run =="
 fuzz_status=0
 "$root/scripts/fuzz.sh" "${ADVLOCK_FUZZ_SECONDS:-20}" || fuzz_status=$?
 
+echo "== Python binding =="
+python_status=0
+"$root/scripts/test-python.sh" || python_status=$?
+
 echo "== summary =="
 passed=0 failed=0
-for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status"; do
+for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status"; do
   name=${suite%%:*} status=${suite#*:}
   if [ "$status" -eq 0 ]; then
     passed=$((passed + 1)); echo "  $name: passed"

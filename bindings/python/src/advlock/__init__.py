@@ -1,0 +1,74 @@
+"""advlock: stop batch jobs from running twice at once, across hosts, with
+PostgreSQL advisory locks held on a dedicated connection.
+
+    import advlock
+
+    with advlock.connect(url, application_name="nightly") as session:
+        lock = session.try_lock("daily_sales")          # None when held elsewhere
+        with session.lock(advlock.Key(100, 1), timeout=30):   # raises advlock.NotAcquired
+            ...
+            lock.ensure_held()                          # raises advlock.LockLost, no round trip
+
+Everything that decides about locks happens in the advlock C library (the
+same one the `advlock` command and the Java and Ruby bindings use); this
+package only adapts it to Python.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, Optional, Union
+
+from . import _advlock
+from ._advlock import Holder, Key, Lock, Registry, RegistryEntry, Session, name_key_sql, sql
+from .errors import (BadKey, Canceled, CapacityError, ConfigError, ConnectError, Deadlock, Error, FileError,
+                     InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound, OutOfMemory,
+                     PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError, StandbyTarget,
+                     Unsupported, UnsafeTarget)
+from .scheduling import skip_if_running
+from .xact import try_xact_lock, xact_lock
+
+__version__ = "0.1.0"
+
+KeyLike = Union[Key, str, int, "tuple[int, int]"]
+
+
+def version() -> str:
+    """The version of the advlock C library this package runs on."""
+    return _advlock.version()
+
+
+def connect(url: str = "", *, application_name: Optional[str] = None, allow_standby: bool = False,
+            allow_pooler: bool = False, heartbeat_interval: Optional[float] = None,
+            heartbeat_deadline: Optional[float] = None,
+            registry: "Union[Registry, str, os.PathLike[str], None]" = None,
+            on_lost: Optional[Callable[[str], None]] = None) -> Session:
+    """Open a lock session: one dedicated connection, never pooled.
+
+    url: a postgresql:// URL or libpq conninfo ("" takes the PG* environment
+    variables, .pgpass and service files as libpq does); "local" or
+    "local:/dir" for host-local locks (flock). registry: a Registry or the
+    path of a registry file; names given to try_lock()/lock() are then looked
+    up in it. on_lost(why) is called once, from advlock's watchdog thread,
+    when the session's locks are lost. heartbeat_*: seconds (defaults 2 + 3).
+
+    Raises ConnectError, StandbyTarget / ReadOnlyTarget / PoolerTarget (all
+    UnsafeTarget) unless allowed, InvalidArgument, RegistryError.
+    """
+    if registry is not None and not isinstance(registry, Registry):
+        registry = Registry.open(os.fspath(registry))
+    session = Session(url, application_name=application_name, allow_standby=allow_standby,
+                      allow_pooler=allow_pooler, heartbeat_interval=heartbeat_interval,
+                      heartbeat_deadline=heartbeat_deadline, registry=registry)
+    if on_lost is not None:
+        session.on_lost(on_lost)
+    return session
+
+
+__all__ = [
+    "connect", "version", "skip_if_running", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
+    "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder",
+    "Error", "NotAcquired", "LockLost", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
+    "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported", "Canceled",
+    "Misuse", "InvalidArgument", "BadKey", "RegistryError", "NotFound", "FileError", "ConfigError",
+    "InternalError", "OutOfMemory",
+]

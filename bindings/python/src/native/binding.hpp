@@ -1,0 +1,36 @@
+// binding.hpp: what the parts of the _advlock extension module share. The
+// extension is a thin pybind11 skin over advlock.hpp (itself a skin over the C
+// ABI): it converts arguments and results, releases the GIL around every call
+// that may touch the network, and turns advlock exceptions into the Python
+// exception classes of advlock/errors.py. It decides nothing about locks.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <optional>
+
+#include "advlock.hpp"
+
+namespace advlock_python {
+
+namespace py = pybind11;
+
+// Each file registers its part of the module.
+void register_errors(py::module_ &module);
+void register_keys(py::module_ &module);
+void register_sessions(py::module_ &module);
+void register_xact(py::module_ &module);
+
+// A key from what a Python caller may pass: advlock.Key, a name (str, looked
+// up in registry when one is given), a bigint (int) or a pair (tuple of two
+// ints). Throws advlock::bad_key / advlock::not_found, or TypeError.
+advlock::key to_key(py::handle value, const advlock::registry *registry);
+
+// Seconds (None: wait forever) to the C ABI's milliseconds. Throws
+// advlock::invalid_argument for negative or non-finite values.
+std::int64_t timeout_ms_from_seconds(py::handle seconds);
+
+// True while the interpreter can still run Python code and release the GIL.
+bool interpreter_alive();
+
+}  // namespace advlock_python

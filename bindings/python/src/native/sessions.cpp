@@ -1,0 +1,368 @@
+// sessions.cpp: advlock.Session and advlock.Lock.
+//
+// Three things here are Python-specific and so live here, not in the core:
+//  - the GIL is released around every call that may wait on the network, so
+//    other Python threads run while one waits for a lock;
+//  - a wait runs on a helper thread while the calling thread watches for
+//    signals: Ctrl-C cancels the server-side wait (advlock_session_cancel) and
+//    raises KeyboardInterrupt; a lock granted in that race is released first;
+//  - the lost callback is a Python callable, called with the GIL from the
+//    watchdog thread, and never during interpreter shutdown (open sessions are
+//    closed by an atexit hook before that).
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "binding.hpp"
+
+namespace advlock_python {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+advlock::mode mode_of(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
+
+// Runs a call without the GIL, unless the interpreter is shutting down (then
+// no other Python thread can need it, and releasing it is not allowed).
+template <typename Call>
+auto without_gil(Call &&call) {
+    if (!interpreter_alive()) return call();
+    py::gil_scoped_release nogil;
+    return call();
+}
+
+class python_lock {
+public:
+    python_lock(advlock::lock lock, advlock::key key, bool shared, py::object session)
+        : lock_(std::move(lock)), key_(key), shared_(shared), session_(std::move(session)) {}
+    python_lock(python_lock &&) = default;
+    ~python_lock() {
+        if (lock_) without_gil([this] { lock_.reset(); });
+    }
+
+    void release() {
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.release: the lock " + key_.to_string() +
+                                                               " was already released", "");
+        released_ = true;
+        without_gil([this] { lock_->release(); });
+    }
+    void ensure_held() const {
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.ensure_held: the lock " + key_.to_string() +
+                                                               " was released", "");
+        lock_->check();
+    }
+    bool held() const { return lock_ && advlock_lock_check(lock_->c_handle()) == ADVLOCK_OK; }
+    void verify(bool strict) {
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.verify: the lock " + key_.to_string() +
+                                                               " was released", "");
+        without_gil([&] { lock_->verify(strict); });
+    }
+    void exit() {
+        if (!released_) release();
+    }
+
+    const advlock::key &key() const { return key_; }
+    bool shared() const { return shared_; }
+    const py::object &session() const { return session_; }
+
+private:
+    std::optional<advlock::lock> lock_;  // stays set after release: the handle answers "released"
+    bool released_ = false;
+    advlock::key key_;
+    bool shared_;
+    py::object session_;
+};
+
+// Where the watchdog finds the Python callable; owned by the session object,
+// which closes the C session (joining the watchdog) before dropping it.
+struct lost_slot {
+    py::object callback;
+};
+
+class python_session;
+std::set<python_session *> &open_sessions() {
+    static std::set<python_session *> sessions;  // guarded by the GIL
+    return sessions;
+}
+
+class python_session {
+public:
+    python_session(const std::string &url, const advlock::session_options &options, py::object registry)
+        : registry_object_(std::move(registry)) {
+        if (!registry_object_.is_none()) registry_ = &registry_object_.cast<const advlock::registry &>();
+        session_.emplace(without_gil([&] { return advlock::session::open(url, options); }));
+        open_sessions().insert(this);
+    }
+    python_session(const python_session &) = delete;
+    ~python_session() { close(); }
+
+    py::object try_lock(py::object self, py::handle key_value, bool shared) {
+        const advlock::key key = to_key(key_value, registry_);
+        advlock::session &session = open("try_lock");
+        std::optional<advlock::lock> lock = without_gil([&] { return session.try_lock(key, mode_of(shared)); });
+        if (!lock) return py::none();
+        return py::cast(python_lock(std::move(*lock), key, shared, std::move(self)));
+    }
+
+    py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared) {
+        const advlock::key key = to_key(key_value, registry_);
+        const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
+        advlock::session &session = open("lock");
+        std::optional<advlock::lock> lock =
+            timeout_ms == 0 ? without_gil([&] { return session.lock_within(key, 0, mode_of(shared)); })
+                            : wait_interruptibly(session, key, timeout_ms, mode_of(shared));
+        if (!lock) {
+            throw advlock::error(ADVLOCK_NOT_ACQUIRED,
+                                 "lock " + key.to_string() + " is held by another session" +
+                                     (timeout_ms == 0 ? std::string(" (timeout=0: no wait)")
+                                                      : "; gave up after " + std::string(py::str(timeout)) + " s"),
+                                 "");
+        }
+        return py::cast(python_lock(std::move(*lock), key, shared, std::move(self)));
+    }
+
+    void cancel() {
+        advlock::session &session = open("cancel");
+        without_gil([&] { session.cancel(); });
+    }
+    void check() const { const_cast<python_session *>(this)->open("check").check(); }
+    bool lost() const {
+        return !session_ || advlock_session_check(session_->c_handle()) == ADVLOCK_ELOST;
+    }
+    void verify() {
+        advlock::session &session = open("verify");
+        without_gil([&] { session.verify(); });
+    }
+    std::int32_t backend_pid() { return open("backend_pid").backend_pid(); }
+
+    std::vector<advlock::holder> holders(py::handle only) {
+        std::optional<advlock::key> key;
+        if (!only.is_none()) key = to_key(only, registry_);
+        advlock::session &session = open("holders");
+        return without_gil([&] { return session.holders(registry_, key ? &*key : nullptr); });
+    }
+
+    void on_lost(py::object callback) {
+        advlock::session &session = open("on_lost");
+        if (!callback.is_none() && !PyCallable_Check(callback.ptr())) {
+            throw py::type_error("on_lost takes a callable (why: str) -> None, or None");
+        }
+        slot_->callback = std::move(callback);
+        lost_slot *slot = slot_.get();
+        session.on_lost([slot](const std::string &why) {
+            if (!interpreter_alive()) return;
+            py::gil_scoped_acquire gil;
+            if (slot->callback.is_none()) return;
+            try {
+                slot->callback(why);
+            } catch (py::error_already_set &error) {
+                error.discard_as_unraisable("advlock lost callback");
+            }
+        });
+    }
+
+    void close() {
+        open_sessions().erase(this);
+        if (!session_) return;
+        std::optional<advlock::session> closing = std::move(session_);
+        session_.reset();
+        without_gil([&] {
+            closing->close();
+            return 0;
+        });
+        closing.reset();
+        slot_->callback = py::none();
+    }
+    bool closed() const { return !session_; }
+    const py::object &registry() const { return registry_object_; }
+
+private:
+    advlock::session &open(const char *doing) {
+        if (!session_) {
+            throw advlock::misuse(ADVLOCK_EMISUSE, std::string("advlock.Session.") + doing + ": the session is closed", "");
+        }
+        return *session_;
+    }
+
+    struct wait_state {
+        std::mutex mutex;
+        std::condition_variable done_changed;
+        bool done = false;
+        std::optional<advlock::lock> lock;
+        std::exception_ptr error;
+    };
+
+    static std::optional<advlock::lock> wait_interruptibly(advlock::session &session, const advlock::key &key,
+                                                           std::int64_t timeout_ms, advlock::mode mode) {
+        auto state = std::make_shared<wait_state>();
+        std::thread waiter([state, &session, key, timeout_ms, mode] {
+            std::optional<advlock::lock> lock;
+            std::exception_ptr error;
+            try {
+                lock = session.lock_within(key, timeout_ms, mode);
+            } catch (...) {
+                error = std::current_exception();
+            }
+            std::lock_guard<std::mutex> guard(state->mutex);
+            state->lock = std::move(lock);
+            state->error = error;
+            state->done = true;
+            state->done_changed.notify_all();
+        });
+        bool interrupted = false;
+        for (;;) {
+            {
+                py::gil_scoped_release nogil;
+                std::unique_lock<std::mutex> guard(state->mutex);
+                if (state->done_changed.wait_for(guard, 50ms, [&] { return state->done; })) break;
+            }
+            if (PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or a handler's exception) is now set
+                interrupted = true;
+                break;
+            }
+        }
+        {
+            py::gil_scoped_release nogil;
+            if (interrupted) {
+                // Cancel until the waiter returns: the first cancel may come
+                // before its wait reached the server.
+                std::unique_lock<std::mutex> guard(state->mutex);
+                while (!state->done) {
+                    guard.unlock();
+                    session.cancel();
+                    guard.lock();
+                    state->done_changed.wait_for(guard, 20ms, [&] { return state->done; });
+                }
+            }
+            waiter.join();
+            if (interrupted) state->lock.reset();  // granted in the race: release it again
+        }
+        if (interrupted) throw py::error_already_set();
+        if (state->error) std::rethrow_exception(state->error);
+        return std::move(state->lock);
+    }
+
+    py::object registry_object_;
+    const advlock::registry *registry_ = nullptr;
+    std::unique_ptr<lost_slot> slot_ = std::make_unique<lost_slot>();
+    std::optional<advlock::session> session_;
+};
+
+py::object utc_datetime(std::int64_t unix_us) {
+    if (unix_us == 0) return py::none();
+    py::module_ datetime = py::module_::import("datetime");
+    return datetime.attr("datetime").attr("fromtimestamp")(static_cast<double>(unix_us) / 1e6,
+                                                           datetime.attr("timezone").attr("utc"));
+}
+
+void close_open_sessions() {
+    while (!open_sessions().empty()) (*open_sessions().begin())->close();
+}
+
+}  // namespace
+
+void register_sessions(py::module_ &module) {
+    py::class_<python_lock>(module, "Lock", R"doc(
+One held advisory lock. Release it with release() or by leaving its `with`
+block. ensure_held() costs no round trip: call it in the job's loops, it
+raises LockLost once the session's locks are known to be gone.)doc")
+        .def("release", &python_lock::release,
+             "Release now. Raises LockLost when the lock had been lost (the work may have overlapped another "
+             "holder), Misuse when already released or the session is closed.")
+        .def("ensure_held", &python_lock::ensure_held, "No round trip: raises LockLost once the lock is known lost.")
+        .def("verify", &python_lock::verify, py::arg("strict") = false,
+             "One round trip proving the session still holds its locks; strict also asks pg_locks for this key.")
+        .def_property_readonly("held", &python_lock::held, "True until released or known lost (no round trip).")
+        .def_property_readonly("key", &python_lock::key)
+        .def_property_readonly("shared", &python_lock::shared)
+        .def_property_readonly("session", &python_lock::session)
+        .def("__enter__", [](py::object self) { return self; })
+        .def("__exit__", [](python_lock &lock, py::args) {
+            lock.exit();
+            return false;
+        })
+        .def("__repr__", [](const python_lock &lock) {
+            return "<advlock.Lock " + lock.key().to_string() + (lock.shared() ? " shared" : "") +
+                   (lock.held() ? " held>" : " not held>");
+        });
+
+    py::class_<advlock::holder>(module, "Holder", "A session holding or waiting for an advisory lock (pg_locks + pg_stat_activity).")
+        .def_readonly("key", &advlock::holder::key)
+        .def_readonly("name", &advlock::holder::lock_name, "The registry's name for the key, or None.")
+        .def_property_readonly("shared", [](const advlock::holder &h) { return h.mode == advlock::mode::shared; })
+        .def_readonly("granted", &advlock::holder::granted, "True: holds the lock; False: waits for it.")
+        .def_readonly("pid", &advlock::holder::pid, "The server process id (0 for a prepared transaction).")
+        .def_readonly("is_self", &advlock::holder::is_self)
+        .def_readonly("user", &advlock::holder::user)
+        .def_readonly("application_name", &advlock::holder::application_name)
+        .def_readonly("client_addr", &advlock::holder::client_addr)
+        .def_readonly("client_hostname", &advlock::holder::client_hostname)
+        .def_property_readonly("backend_start", [](const advlock::holder &h) { return utc_datetime(h.backend_start_unix_us); },
+                               "When the holder connected (UTC), or None when hidden.")
+        .def_property_readonly("wait_start", [](const advlock::holder &h) { return utc_datetime(h.wait_start_unix_us); },
+                               "When a waiter started waiting (PostgreSQL 14+), else None.")
+        .def_readonly("details_hidden", &advlock::holder::details_hidden,
+                      "True when the server hides user/application/client from this role (grant pg_read_all_stats).")
+        .def("__repr__", [](const advlock::holder &h) {
+            return "<advlock.Holder " + h.key.to_string() + " pid=" + std::to_string(h.pid) +
+                   (h.granted ? " granted" : " waiting") + ">";
+        });
+
+    py::class_<python_session>(module, "Session", R"doc(
+One dedicated database connection that holds locks (never pooled); create it
+with advlock.connect(). Closing it releases every lock it holds.)doc")
+        .def(py::init([](const std::string &url, py::object application_name, bool allow_standby, bool allow_pooler,
+                         py::object heartbeat_interval, py::object heartbeat_deadline, py::object registry) {
+                 advlock::session_options options;
+                 if (!application_name.is_none()) options.application_name = application_name.cast<std::string>();
+                 options.allow_standby = allow_standby;
+                 options.allow_pooler = allow_pooler;
+                 if (!heartbeat_interval.is_none())
+                     options.heartbeat_interval_ms = static_cast<std::int32_t>(timeout_ms_from_seconds(heartbeat_interval));
+                 if (!heartbeat_deadline.is_none())
+                     options.heartbeat_deadline_ms = static_cast<std::int32_t>(timeout_ms_from_seconds(heartbeat_deadline));
+                 return std::make_unique<python_session>(url, options, std::move(registry));
+             }),
+             py::arg("url"), py::kw_only(), py::arg("application_name") = py::none(), py::arg("allow_standby") = false,
+             py::arg("allow_pooler") = false, py::arg("heartbeat_interval") = py::none(),
+             py::arg("heartbeat_deadline") = py::none(), py::arg("registry") = py::none())
+        .def("try_lock", [](py::object self, py::handle key, bool shared) {
+                 return self.cast<python_session &>().try_lock(self, key, shared);
+             }, py::arg("key"), py::kw_only(), py::arg("shared") = false,
+             "Take the lock without waiting: a Lock, or None when another session holds it.")
+        .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared) {
+                 return self.cast<python_session &>().lock(self, key, timeout, shared);
+             }, py::arg("key"), py::kw_only(), py::arg("timeout") = py::none(), py::arg("shared") = false,
+             "Take the lock, waiting on the server up to timeout seconds (None: as long as it takes). Raises "
+             "NotAcquired when the time runs out, Canceled when cancel() interrupts it, Deadlock. Ctrl-C cancels "
+             "the wait and raises KeyboardInterrupt. A failed wait never leaves a lock behind.")
+        .def("cancel", &python_session::cancel, "Interrupt a lock() wait running on another thread.")
+        .def("check", &python_session::check, "No round trip: raises LockLost once the session's locks are known lost.")
+        .def_property_readonly("lost", &python_session::lost, "True once the session's locks are known lost (or it is closed).")
+        .def("verify", &python_session::verify, "One round trip proving this is still the session that took its locks.")
+        .def("holders", &python_session::holders, py::arg("key") = py::none(),
+             "Who holds or waits for advisory locks in this database (only `key`'s when given), read from "
+             "pg_locks without taking any lock.")
+        .def("on_lost", &python_session::on_lost, py::arg("callback"),
+             "Call callback(why) once when the locks are lost, from advlock's watchdog thread (None removes it).")
+        .def_property_readonly("backend_pid", &python_session::backend_pid)
+        .def_property_readonly("registry", &python_session::registry)
+        .def_property_readonly("closed", &python_session::closed)
+        .def("close", &python_session::close, "Close the connection, releasing every lock. Safe to call twice.")
+        .def("__enter__", [](py::object self) { return self; })
+        .def("__exit__", [](python_session &session, py::args) {
+            session.close();
+            return false;
+        });
+
+    // Sessions still open when Python exits are closed first, while their lost
+    // callbacks could still run: nothing calls into a finalizing interpreter.
+    py::module_::import("atexit").attr("register")(py::cpp_function(&close_open_sessions));
+}
+
+}  // namespace advlock_python

@@ -1,0 +1,169 @@
+"""Session locks on a real server: contention between processes, waits and
+timeouts, shared mode, holders, and misuse."""
+import threading
+
+import pytest
+
+import advlock
+from conftest import advisory_holders, has_waiter, python_child, wait_until
+
+HOLD_IN_CHILD = """
+import sys, advlock
+with advlock.connect(sys.argv[1], application_name="child-holder") as s:
+    lock = s.try_lock(advlock.Key.parse(sys.argv[2]))
+    print("held" if lock else "busy", s.backend_pid, flush=True)
+    sys.stdin.readline()      # hold until the parent says so
+"""
+
+
+def test_try_lock_excludes_another_process(pg_url, session, admin):
+    key = advlock.Key(100, 1)
+    child = python_child(HOLD_IN_CHILD, pg_url, str(key))
+    try:
+        state, pid = child.stdout.readline().split()
+        assert state == "held"
+        assert advisory_holders(admin, key) == [int(pid)]
+        assert session.try_lock(key) is None
+        assert session.try_lock((100, 1)) is None
+    finally:
+        child.communicate("\n", timeout=30)
+    lock = session.try_lock(key)
+    assert lock is not None and lock.held
+    assert advisory_holders(admin, key) == [session.backend_pid]
+    lock.release()
+    assert not lock.held
+    assert advisory_holders(admin, key) == []
+
+
+def test_lock_is_a_context_manager(session, admin):
+    key = advlock.Key.from_name("context_managed")
+    with session.lock("context_managed", timeout=0) as lock:
+        assert lock.key == key and not lock.shared
+        assert advisory_holders(admin, key) == [session.backend_pid]
+        lock.ensure_held()
+        lock.verify()
+        lock.verify(strict=True)
+    assert advisory_holders(admin, key) == []
+
+
+def test_lock_times_out_with_not_acquired(pg_url, session):
+    with advlock.connect(pg_url) as other:
+        held = other.try_lock(42)
+        with pytest.raises(advlock.NotAcquired, match="42") as raised:
+            session.lock(42, timeout=0.2)
+        assert raised.value.status == 1
+        with pytest.raises(advlock.NotAcquired):
+            session.lock(42, timeout=0)
+        held.release()
+    with session.lock(42, timeout=5):
+        pass
+
+
+def test_wait_is_granted_when_the_holder_lets_go(pg_url, session):
+    with advlock.connect(pg_url) as other:
+        held = other.try_lock("handoff")
+        got = []
+        waiter = threading.Thread(target=lambda: got.append(session.lock("handoff", timeout=60)))
+        waiter.start()
+        wait_until(lambda: has_waiter(other, "handoff"), "the waiter")
+        held.release()
+        waiter.join(60)
+        assert got and got[0].held
+        got[0].release()
+
+
+def test_cancel_from_another_thread(pg_url, session):
+    with advlock.connect(pg_url) as other:
+        held = other.try_lock("cancel_me")
+        errors = []
+
+        def wait():
+            try:
+                session.lock("cancel_me")
+            except advlock.Error as e:
+                errors.append(e)
+
+        waiter = threading.Thread(target=wait)
+        waiter.start()
+        wait_until(lambda: has_waiter(other, "cancel_me"), "the waiter")
+        session.cancel()
+        waiter.join(60)
+        assert len(errors) == 1 and isinstance(errors[0], advlock.Canceled)
+        assert held.held
+    assert session.try_lock("cancel_me") is not None
+
+
+def test_shared_locks(pg_url, session):
+    with advlock.connect(pg_url) as other:
+        a = session.try_lock("report", shared=True)
+        b = other.try_lock("report", shared=True)
+        assert a and b and a.shared
+        assert other.try_lock("report") is None
+        holders = session.holders("report")
+        assert sorted(h.is_self for h in holders) == [False, True]
+        assert all(h.shared and h.granted for h in holders)
+
+
+def test_holders_name_the_holder(pg_url, session, tmp_path):
+    path = tmp_path / "registry.toml"
+    path.write_text("[locks.daily_sales]\nkey = [100, 1]\n")
+    with advlock.connect(pg_url, registry=str(path), application_name="nightly") as named:
+        lock = named.try_lock("daily_sales")  # the registry's key, not the name scheme
+        assert lock.key == advlock.Key(100, 1)
+        [row] = named.holders(advlock.Key(100, 1))
+        assert row.name == "daily_sales" and row.is_self and row.granted
+        assert row.application_name == "nightly" and row.pid == named.backend_pid
+        assert row.backend_start is not None and row.backend_start.tzinfo is not None
+        assert [h.pid for h in session.holders("daily_sales")] == []  # session has no registry: name scheme
+        with pytest.raises(advlock.NotFound):
+            named.try_lock("daily_sale")
+
+
+def test_misuse_is_reported(pg_url):
+    session = advlock.connect(pg_url)
+    lock = session.try_lock(7)
+    lock.release()
+    with pytest.raises(advlock.Misuse):
+        lock.release()
+    with pytest.raises(advlock.Misuse):
+        lock.ensure_held()
+    session.close()
+    session.close()  # twice is fine
+    assert session.closed
+    for call in (lambda: session.try_lock(7), lambda: session.lock(7), session.verify, session.check,
+                 lambda: session.holders()):
+        with pytest.raises(advlock.Misuse, match="closed"):
+            call()
+    with pytest.raises(TypeError, match="advlock.Key"):
+        advlock.connect(pg_url).try_lock(1.5)
+
+
+def test_lock_outlives_its_session_object(pg_url, admin):
+    session = advlock.connect(pg_url)
+    lock = session.try_lock(8)
+    del session  # the lock keeps the session alive: still held
+    assert lock.held and advisory_holders(admin, advlock.Key(8)) != []
+    lock.release()
+
+
+def test_bad_options_are_refused(pg_url):
+    with pytest.raises(advlock.InvalidArgument, match="timeout"):
+        advlock.connect(pg_url).lock(1, timeout=-1)
+    with pytest.raises(advlock.InvalidArgument):
+        advlock.connect(pg_url, heartbeat_interval=20, heartbeat_deadline=10)
+    with pytest.raises(advlock.ConnectError) as raised:
+        advlock.connect("postgresql://someone:s3cret-pw@127.0.0.1:1/db")
+    assert "s3cret-pw" not in str(raised.value)
+
+
+def test_local_backend_between_processes(tmp_path):
+    url = f"local:{tmp_path}"
+    child = python_child(HOLD_IN_CHILD.replace("s.backend_pid", "0"), url, "name:local_job")
+    try:
+        assert child.stdout.readline().split()[0] == "held"
+        with advlock.connect(url) as s:
+            assert s.try_lock("local_job") is None
+    finally:
+        child.communicate("\n", timeout=30)
+    with advlock.connect(url) as s:
+        assert s.try_lock("local_job") is not None

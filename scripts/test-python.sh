@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Build and test the Python binding the way users install it:
+#   pip install ./bindings/python   (scikit-build-core + pybind11, from PyPI)
+# in a fresh virtual environment per interpreter, then pytest against a real,
+# throwaway PostgreSQL (scripts/with-postgres.sh).
+#
+# The first interpreter (python3 on PATH) runs the whole suite, with psycopg,
+# psycopg2 (built from source on the system libpq) and mypy. Every other
+# Python >= 3.9 found on the machine (python3.9 ... python3.14 on PATH,
+# /usr/bin/python3, pyenv's versions) builds the package and runs the suite
+# without the psycopg2 and mypy parts. ADVLOCK_PYTHONS="python3 /path/python"
+# chooses the interpreters instead.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work="$root/build/python"
+mkdir -p "$work"
+
+find_pythons() {
+  local candidates=(python3 /usr/bin/python3)
+  local minor
+  for minor in 9 10 11 12 13 14; do candidates+=("python3.$minor"); done
+  candidates+=("$HOME"/.pyenv/versions/3.*/bin/python3)
+  local seen="" c path
+  for c in "${candidates[@]}"; do
+    path=$(command -v "$c" 2>/dev/null) || continue
+    # The interpreter itself (pyenv shims and symlinks resolve to it).
+    # The interpreter itself: pyenv shims and symlinks resolve to it.
+    path=$("$path" -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null) || continue
+    "$path" -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null || continue
+    case " $seen " in *" $path "*) continue ;; esac
+    seen="$seen $path"
+    echo "$path"
+  done
+}
+
+if [ -n "${ADVLOCK_PYTHONS:-}" ]; then
+  read -r -a pythons <<<"$ADVLOCK_PYTHONS"
+else
+  mapfile -t pythons < <(find_pythons)
+fi
+[ ${#pythons[@]} -gt 0 ] || { echo "test-python: no Python >= 3.9 found" >&2; exit 69; }
+
+status=0
+first=1
+for python in "${pythons[@]}"; do
+  version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  venv="$work/venv-$version-$(echo "$python" | md5sum | cut -c1-6)"
+  echo "== Python $version ($python) =="
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
+  extras=(pytest "psycopg>=3.1")
+  pytest_args=(-q -p no:cacheprovider)
+  if [ $first -eq 1 ]; then
+    extras+=(psycopg2 mypy)
+  else
+    pytest_args+=(--deselect tests/test_stubs.py -k "not psycopg2")
+  fi
+  if ! "${pip[@]}" install "${extras[@]}" "$root/bindings/python"; then
+    echo "Python $version: install FAILED"; status=1; first=0; continue
+  fi
+  (cd "$root/bindings/python" &&
+    "$root/scripts/with-postgres.sh" -- "$venv/bin/python" -m pytest "${pytest_args[@]}") || status=1
+  first=0
+done
+exit $status
