@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render docs/BENCHMARKS.md from Google Benchmark's JSON output.
 
-    report.py RESULTS_JSON SERVER_VERSION COMMAND CABLE_TXT > docs/BENCHMARKS.md
+    report.py RESULTS_JSON SERVER_VERSION COMMAND CABLE_TXT [PYTHON_JSON] > docs/BENCHMARKS.md
 
 Medians over the repetitions; each ratio divides two medians of the same run.
 """
@@ -125,8 +125,34 @@ settings (keepalives 10 s + 3 × 5 s).
     return "\n".join(lines)
 
 
+def python_section(path):
+    data = json.load(open(path, encoding="utf-8"))
+    py, capi, pg = (statistics.median(data[k]) for k in ("python", "capi", "psycopg"))
+    cv = {k: 100 * statistics.pstdev(data[k]) / statistics.mean(data[k]) for k in ("python", "capi", "psycopg")}
+    rounds = len(data["python"])
+    return f"""## Python binding
+
+### Try + release cycle: Python vs the C ABI vs psycopg
+
+`bench/python/lock_cycle.py`, Python {data["python_version"]}: {rounds} rounds, each running the three
+in a random order against the same server for about 2 s each. `session.try_lock(key).release()`
+through the binding; the C ABI cycle above (`advlock_bench`, run as a separate program in each
+round); psycopg {data["psycopg_version"]} (`{data["psycopg_impl"]}` implementation) running
+`SELECT pg_try_advisory_lock(k)` and `SELECT pg_advisory_unlock(k)` on an autocommit connection.
+
+| | median per cycle | rounds | spread (cv) |
+|---|---|---|---|
+| advlock C ABI (baseline) | {capi:.1f} µs | {rounds} | {cv["capi"]:.1f} % |
+| advlock Python binding | {py:.1f} µs | {rounds} | {cv["python"]:.1f} % |
+| psycopg, same two statements | {pg:.1f} µs | {rounds} | {cv["psycopg"]:.1f} % |
+| **ratio Python / C ABI** | **{py / capi:.3f}** | goal ≤ 1.25: {verdict(py / capi <= 1.25)} | |
+| **ratio Python / psycopg** | **{py / pg:.3f}** | goal < 1 (faster than psycopg): {verdict(py < pg)} | |
+"""
+
+
 def main():
     path, server_version, command, cable_path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+    python_path = sys.argv[5] if len(sys.argv) > 5 else None
     results = json.load(open(path, encoding="utf-8"))
     context = results["context"]
 
@@ -178,6 +204,8 @@ moment the waiter holds the lock, over {count} hand-offs.
 | {p50 / 1000:.3f} ms | {p99 / 1000:.3f} ms | p50 ≤ 2 ms: {verdict(p50 <= 2000)} (with_advisory_lock polls and needs ~60 ms) |
 """)
     print(loss_detection_section(results, cable_path))
+    if python_path:
+        print(python_section(python_path))
 
 
 if __name__ == "__main__":

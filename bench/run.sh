@@ -35,6 +35,15 @@ for trial in 1 2 3; do
   "$root/scripts/with-postgres.sh" -- "$build/tests/faults/advlock_fault_tests" \
     --gtest_filter='ProcessAndNetwork.CablePull*' 2>&1 | sed -n 's/^\[ cable    \] //p' >>"$cable" || true
 done
+# The Python binding, pip-installed into a fresh venv, against the C ABI and
+# psycopg (its C-accelerated binary build) in the same run.
+"$root/scripts/install-deps.sh" python
+"$root/scripts/python-venv.sh" python3 "$build/python-venv" "psycopg[binary]>=3.1"
+python_results="$build/python.json"
+"$root/scripts/with-postgres.sh" -- bash -c '
+  "'"$build"'/python-venv/bin/python" "'"$root"'/bench/python/lock_cycle.py" --url "$ADVLOCK_TEST_PG_URL" \
+    --capi-bench "'"$build"'/bench/advlock_bench" --rounds '"$repetitions"' > "'"$python_results"'"
+'
 python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
-  >"$root/docs/BENCHMARKS.md"
+  "$python_results" >"$root/docs/BENCHMARKS.md"
 echo "wrote docs/BENCHMARKS.md"

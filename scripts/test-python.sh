@@ -46,9 +46,6 @@ for python in "${pythons[@]}"; do
   version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
   venv="$work/venv-$version-$(echo "$python" | md5sum | cut -c1-6)"
   echo "== Python $version ($python) =="
-  rm -rf "$venv"
-  "$python" -m venv "$venv"
-  pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
   extras=(pytest "psycopg>=3.1")
   pytest_args=(-q -p no:cacheprovider)
   if [ $first -eq 1 ]; then
@@ -56,7 +53,7 @@ for python in "${pythons[@]}"; do
   else
     pytest_args+=(--deselect tests/test_stubs.py -k "not psycopg2")
   fi
-  if ! "${pip[@]}" install "${extras[@]}" "$root/bindings/python"; then
+  if ! "$root/scripts/python-venv.sh" "$python" "$venv" "${extras[@]}"; then
     echo "Python $version: install FAILED"; status=1; first=0; continue
   fi
   (cd "$root/bindings/python" &&

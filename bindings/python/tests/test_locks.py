@@ -167,3 +167,13 @@ def test_local_backend_between_processes(tmp_path):
         child.communicate("\n", timeout=30)
     with advlock.connect(url) as s:
         assert s.try_lock("local_job") is not None
+
+
+def test_read_only_target_is_refused_unless_allowed(pg_url):
+    read_only = pg_url + ("&" if "?" in pg_url else "?") + "options=-c%20default_transaction_read_only%3Don"
+    with pytest.raises(advlock.ReadOnlyTarget) as raised:
+        advlock.connect(read_only)
+    assert isinstance(raised.value, advlock.UnsafeTarget)
+    assert raised.value.status_name == "ADVLOCK_EREADONLY"
+    with advlock.connect(read_only, allow_standby=True) as session:
+        assert session.try_lock("read_only_ok") is not None
