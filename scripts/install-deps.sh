@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages advlock needs, for the groups named on the command
-# line (build, postgres, test, fuzz, python). Does nothing when they are all present,
+# line (build, postgres, test, fuzz, python, java). Does nothing when they are all present,
 # so the README commands stay fast on a machine that has them.
 #
 #   scripts/install-deps.sh build postgres
@@ -12,6 +12,7 @@ declare -A group_packages=(
   [test]="googletest libgtest-dev nlohmann-json3-dev python3 binutils pgbouncer iproute2 nftables"
   [fuzz]="clang-14 libclang-rt-14-dev"
   [python]="python3 python3-venv python3-dev"
+  [java]="openjdk-17-jdk-headless maven swig"
 )
 
 if [ $# -eq 0 ]; then

@@ -8,14 +8,16 @@
 #      ThreadSanitizer;
 #   3. a short libFuzzer run of the key and registry parsers;
 #   4. the Python binding: pip-installed into a fresh venv per Python >= 3.9 on
-#      the machine, pytest against a real PostgreSQL (scripts/test-python.sh).
+#      the machine, pytest against a real PostgreSQL (scripts/test-python.sh);
+#   5. the Java binding: mvn package (SWIG + JNI library in the jar), JUnit 5
+#      against a real PostgreSQL, and the batch examples (scripts/test-java.sh).
 # Installs what it needs (Debian packages) first. Exits non-zero if anything failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 
-"$root/scripts/install-deps.sh" build postgres test fuzz python
+"$root/scripts/install-deps.sh" build postgres test fuzz python java
 
 echo "== C++ tests (ASan + UBSan) =="
 build="$root/build/asan"
@@ -46,9 +48,13 @@ echo "== Python binding =="
 python_status=0
 "$root/scripts/test-python.sh" || python_status=$?
 
+echo "== Java binding =="
+java_status=0
+"$root/scripts/test-java.sh" || java_status=$?
+
 echo "== summary =="
 passed=0 failed=0
-for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status"; do
+for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status" "java:$java_status"; do
   name=${suite%%:*} status=${suite#*:}
   if [ "$status" -eq 0 ]; then
     passed=$((passed + 1)); echo "  $name: passed"

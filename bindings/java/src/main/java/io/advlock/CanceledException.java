@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** A wait was cancelled by LockSession.cancel(). */
+public class CanceledException extends AdvlockException {
+    private static final long serialVersionUID = 1L;
+
+    public CanceledException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

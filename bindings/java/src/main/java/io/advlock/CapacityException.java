@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** The server's lock table is full (SQLSTATE 53200). */
+public class CapacityException extends AdvlockException {
+    private static final long serialVersionUID = 1L;
+
+    public CapacityException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** A configuration file is invalid; the message starts with file:line. */
+public class ConfigException extends AdvlockException {
+    private static final long serialVersionUID = 1L;
+
+    public ConfigException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** The database could not be reached, or the connection failed. */
+public class ConnectException extends AdvlockException {
+    private static final long serialVersionUID = 1L;
+
+    public ConnectException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

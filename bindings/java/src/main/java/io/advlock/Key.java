@@ -1,0 +1,141 @@
+package io.advlock;
+
+import io.advlock.internal.NativeKey;
+import io.advlock.internal.NativeLibrary;
+
+/**
+ * A PostgreSQL advisory-lock key: a bigint, or a pair of int4 ("category, job
+ * id", as in a hand-kept table of batch locks). A value: equal keys name the
+ * same lock. Names become keys in the advlock core, so every language derives
+ * the same key from the same name.
+ *
+ * <pre>{@code
+ * Key.pair(100, 1)              // pg_try_advisory_lock(100, 1)
+ * Key.bigint(7001)              // pg_try_advisory_lock(7001)
+ * Key.fromName("daily_sales")   // advlock's frozen SHA-256 scheme
+ * Key.parse("100:1")            // the text form the command line uses
+ * }</pre>
+ */
+public final class Key {
+    static {
+        NativeLibrary.load();
+    }
+
+    private final boolean pair;
+    private final int k1;
+    private final int k2;
+    private final long bigint;
+
+    private Key(boolean pair, int k1, int k2, long bigint) {
+        this.pair = pair;
+        this.k1 = k1;
+        this.k2 = k2;
+        this.bigint = bigint;
+    }
+
+    public static Key bigint(long value) {
+        return new Key(false, 0, 0, value);
+    }
+
+    public static Key pair(int k1, int k2) {
+        return new Key(true, k1, k2, 0);
+    }
+
+    /** advlock's scheme: the first 8 bytes of SHA-256("advlock:" + name). Throws BadKeyException. */
+    public static Key fromName(String name) {
+        return of(NativeKey.fromName(requireText(name, "name")));
+    }
+
+    /** The with_advisory_lock gem's scheme: (crc32(name) &amp; 0x7fffffff, prefix &amp; 0x7fffffff). */
+    public static Key fromNameCompat(String name, long prefix) {
+        return of(NativeKey.fromNameCompat(requireText(name, "name"), prefix));
+    }
+
+    /** "100:1" (pair), "-42" (bigint) or "name:TEXT". Throws BadKeyException. */
+    public static Key parse(String text) {
+        return of(NativeKey.parse(requireText(text, "key text")));
+    }
+
+    public boolean isPair() {
+        return pair;
+    }
+
+    /** The first number of a pair key (pg_locks.classid). */
+    public int k1() {
+        requirePair(true);
+        return k1;
+    }
+
+    /** The second number of a pair key (pg_locks.objid). */
+    public int k2() {
+        requirePair(true);
+        return k2;
+    }
+
+    /** The number of a bigint key. */
+    public long bigintValue() {
+        requirePair(false);
+        return bigint;
+    }
+
+    /** The canonical text: "100:1" or "-42"; {@link #parse} reads it back. */
+    @Override
+    public String toString() {
+        return pair ? k1 + ":" + k2 : Long.toString(bigint);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (!(other instanceof Key)) return false;
+        Key that = (Key) other;
+        return pair == that.pair && k1 == that.k1 && k2 == that.k2 && bigint == that.bigint;
+    }
+
+    @Override
+    public int hashCode() {
+        return pair ? 31 * (31 + k1) + k2 : Long.hashCode(bigint) * 7 + 1;
+    }
+
+    /** The statement advlock would run for this key, for running it through JDBC. */
+    String sql(String kind, Mode mode) {
+        NativeKey key = toNative();
+        try {
+            return key.sql(kind, mode == Mode.SHARED);
+        } finally {
+            key.delete();
+        }
+    }
+
+    /** What that statement's boolean answer means (throws LockLostException for a failed unlock). */
+    boolean sqlResult(String kind, boolean answer) {
+        NativeKey key = toNative();
+        try {
+            return key.sqlResult(kind, answer);
+        } finally {
+            key.delete();
+        }
+    }
+
+    NativeKey toNative() {
+        return pair ? NativeKey.pair(k1, k2) : NativeKey.bigint(bigint);
+    }
+
+    static Key of(NativeKey key) {
+        try {
+            return key.isPair() ? pair(key.k1(), key.k2()) : bigint(key.bigintValue());
+        } finally {
+            key.delete();
+        }
+    }
+
+    static String requireText(String text, String what) {
+        if (text == null) throw new InvalidArgumentException(-3, what + " is null", "");
+        return text;
+    }
+
+    private void requirePair(boolean wanted) {
+        if (pair != wanted) {
+            throw new IllegalStateException("key " + this + " is a " + (pair ? "pair" : "bigint") + " key");
+        }
+    }
+}

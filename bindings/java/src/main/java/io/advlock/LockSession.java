@@ -1,0 +1,305 @@
+package io.advlock;
+
+import io.advlock.internal.HolderVector;
+import io.advlock.internal.NativeKey;
+import io.advlock.internal.NativeLock;
+import io.advlock.internal.NativeSession;
+import io.advlock.internal.NativeSessionOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One dedicated database connection that holds locks: never from a pool,
+ * never shared with the job's own queries. Closing it releases every lock it
+ * holds, on the server, at once.
+ *
+ * <pre>{@code
+ * try (LockSession session = LockSession.open(url)) {
+ *     Optional<Lock> lock = session.tryLock(Key.fromName("daily_sales"));
+ *     if (lock.isEmpty()) System.exit(3);          // already running: skip
+ *     try (Lock held = lock.get()) { runBatch(held::ensureHeld); }
+ * }
+ * }</pre>
+ *
+ * <p>Thread safety: any thread may use a session; calls are serialised on its
+ * one connection (a {@link #lock} wait blocks the others). {@link #cancel()}
+ * and {@link #close()} may come from any thread and interrupt a wait in
+ * progress. After close every call throws {@link MisuseException}.
+ */
+public final class LockSession implements AutoCloseable {
+    private static final long WAIT_FOREVER = -1;
+
+    private final NativeSession session;
+    private final Registry registry;
+    // Calls share the read side; close takes the write side, so the native
+    // object is never freed while a call is inside it.
+    private final ReentrantReadWriteLock inUse = new ReentrantReadWriteLock();
+    private final List<Lock> locks = Collections.synchronizedList(new ArrayList<>());
+    private final List<LockLostListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+    private volatile boolean lost;
+    private Thread lostWatcher;
+
+    private LockSession(NativeSession session, Registry registry) {
+        this.session = session;
+        this.registry = registry;
+    }
+
+    /** Open a session from a postgresql:// URL or conninfo ("" uses the PG* variables); "local" for host locks. */
+    public static LockSession open(String url) {
+        return open(url, SessionOptions.defaults());
+    }
+
+    /**
+     * Throws {@link ConnectException}, {@link UnsafeTargetException} (standby, read-only, pooler)
+     * unless allowed, {@link InvalidArgumentException}.
+     */
+    public static LockSession open(String url, SessionOptions options) {
+        Key.requireText(url, "url");
+        NativeSessionOptions o = new NativeSessionOptions();
+        try {
+            o.setApplication_name(options.applicationName);
+            o.setAllow_standby(options.allowStandby);
+            o.setAllow_pooler(options.allowPooler);
+            o.setHeartbeat_interval_ms(milliseconds(options.heartbeatInterval, "heartbeat interval"));
+            o.setHeartbeat_deadline_ms(milliseconds(options.heartbeatDeadline, "heartbeat deadline"));
+            return new LockSession(NativeSession.open(url, o), options.registry);
+        } finally {
+            o.delete();
+        }
+    }
+
+    /** Take the lock without waiting; empty when another session holds it. */
+    public Optional<Lock> tryLock(Key key) {
+        return tryLock(key, Mode.EXCLUSIVE);
+    }
+
+    public Optional<Lock> tryLock(Key key, Mode mode) {
+        return Optional.ofNullable(take(key, mode, 0));
+    }
+
+    /** A name: looked up in the session's registry when it has one, else {@link Key#fromName}. */
+    public Optional<Lock> tryLock(String name) {
+        return tryLock(keyOf(name), Mode.EXCLUSIVE);
+    }
+
+    /**
+     * Take the lock, waiting on the server up to timeout (null: as long as it
+     * takes). Throws {@link NotAcquiredException} when the time runs out,
+     * {@link CanceledException} when {@link #cancel()} interrupts it,
+     * {@link DeadlockException}. A failed wait never leaves a lock behind.
+     */
+    public Lock lock(Key key, Duration timeout) {
+        return lock(key, timeout, Mode.EXCLUSIVE);
+    }
+
+    public Lock lock(Key key, Duration timeout, Mode mode) {
+        long ms = timeout == null ? WAIT_FOREVER : milliseconds(timeout, "timeout");
+        Lock lock = take(key, mode, ms);
+        if (lock == null) {
+            throw new NotAcquiredException(1, "lock " + key + " is held by another session"
+                    + (ms == 0 ? " (no wait)" : "; gave up after " + timeout), "");
+        }
+        return lock;
+    }
+
+    public Lock lock(String name, Duration timeout) {
+        return lock(keyOf(name), timeout, Mode.EXCLUSIVE);
+    }
+
+    /** Interrupt a {@link #lock} wait running on another thread. */
+    public void cancel() {
+        if (!closed) session.cancel();
+    }
+
+    /** No round trip: throws {@link LockLostException} once the locks are known lost. */
+    public void check() {
+        call(() -> {
+            session.check();
+            return null;
+        });
+    }
+
+    /** True once the session's locks are known lost (no round trip). */
+    public boolean isLost() {
+        if (lost) return true;
+        try {
+            check();
+            return false;
+        } catch (LockLostException e) {
+            return true;
+        }
+    }
+
+    /** One round trip proving this is still the session that took its locks. */
+    public void verify() {
+        call(() -> {
+            session.verify();
+            return null;
+        });
+    }
+
+    /** The server process id serving this session. */
+    public int backendPid() {
+        return call(session::backendPid);
+    }
+
+    /** Who holds or waits for advisory locks in this database, from pg_locks (never by taking a lock). */
+    public List<Holder> holders() {
+        return holders(null);
+    }
+
+    /** Only the holders of and waiters for key (null: all). */
+    public List<Holder> holders(Key key) {
+        return call(() -> {
+            NativeKey only = key == null ? null : key.toNative();
+            try {
+                HolderVector rows = session.holders(registry == null ? null : registry.handle(), only);
+                try {
+                    List<Holder> result = new ArrayList<>();
+                    for (int i = 0; i < rows.size(); i++) result.add(Holder.of(rows.get(i)));
+                    return Collections.unmodifiableList(result);
+                } finally {
+                    rows.delete();
+                }
+            } finally {
+                if (only != null) only.delete();
+            }
+        });
+    }
+
+    /**
+     * Call listener once when the locks are lost (right away if they already
+     * are). Listeners run on a thread of this session's, named
+     * "advlock-lost-watch".
+     */
+    public synchronized void addLostListener(LockLostListener listener) {
+        if (listener == null) throw new InvalidArgumentException(-3, "listener is null", "");
+        requireOpen("addLostListener");
+        listeners.add(listener);
+        if (lostWatcher == null) {
+            lostWatcher = new Thread(this::watchForLoss, "advlock-lost-watch");
+            lostWatcher.setDaemon(true);
+            lostWatcher.start();
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Close the connection, releasing every lock; safe to call twice, from any thread. */
+    @Override
+    public void close() {
+        Thread watcher;
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+            watcher = lostWatcher;
+        }
+        // A wait in progress holds the read side: cancel it until close gets in.
+        try {
+            while (!inUse.writeLock().tryLock(20, TimeUnit.MILLISECONDS)) session.cancel();
+        } catch (InterruptedException e) {
+            inUse.writeLock().lock();
+            Thread.currentThread().interrupt();
+        }
+        try {
+            session.close();  // wakes the watcher
+            if (watcher != null && watcher != Thread.currentThread()) joinQuietly(watcher);
+            synchronized (locks) {
+                for (Lock lock : locks) lock.forget();
+                locks.clear();
+            }
+            session.delete();
+        } finally {
+            inUse.writeLock().unlock();
+        }
+    }
+
+    // ---- for Lock ------------------------------------------------------------------
+
+    interface NativeCall<T> {
+        T run();
+    }
+
+    <T> T call(NativeCall<T> call) {
+        inUse.readLock().lock();
+        try {
+            if (closed) throw new MisuseException(-8, "advlock: the session is closed", "");
+            return call.run();
+        } finally {
+            inUse.readLock().unlock();
+        }
+    }
+
+    void forget(Lock lock) {
+        locks.remove(lock);
+    }
+
+    // ---- private ---------------------------------------------------------------------
+
+    private Lock take(Key key, Mode mode, long timeoutMs) {
+        if (key == null) throw new InvalidArgumentException(-3, "key is null", "");
+        if (mode == null) throw new InvalidArgumentException(-3, "mode is null", "");
+        return call(() -> {
+            NativeKey k = key.toNative();
+            try {
+                NativeLock lock = timeoutMs == 0 ? session.tryLock(k, mode == Mode.SHARED)
+                                                 : session.lock(k, mode == Mode.SHARED, timeoutMs);
+                if (lock == null) return null;
+                Lock held = new Lock(this, lock, key, mode);
+                locks.add(held);
+                return held;
+            } finally {
+                k.delete();
+            }
+        });
+    }
+
+    private Key keyOf(String name) {
+        Key.requireText(name, "lock name");
+        return registry != null ? registry.key(name) : Key.fromName(name);
+    }
+
+    private void requireOpen(String doing) {
+        if (closed) throw new MisuseException(-8, "advlock: LockSession." + doing + ": the session is closed", "");
+    }
+
+    private void watchForLoss() {
+        String why = session.waitUntilLost();  // returns "" when the session closes
+        if (why.isEmpty()) return;
+        lost = true;
+        for (LockLostListener listener : listeners) {
+            try {
+                listener.lockLost(this, why);
+            } catch (RuntimeException e) {  // one broken listener must not silence the others
+                Thread self = Thread.currentThread();
+                self.getUncaughtExceptionHandler().uncaughtException(self, e);
+            }
+        }
+    }
+
+    private static void joinQuietly(Thread thread) {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static int milliseconds(Duration duration, String what) {
+        if (duration == null) throw new InvalidArgumentException(-3, what + " is null", "");
+        if (duration.isNegative() || duration.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+            throw new InvalidArgumentException(-3, what + " must be 0 to 2147483647 ms, got " + duration, "");
+        }
+        long ms = duration.toMillis();
+        return (int) (duration.isZero() || ms > 0 ? ms : 1);  // a positive fraction of a ms still waits
+    }
+}

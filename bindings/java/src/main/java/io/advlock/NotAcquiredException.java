@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** The lock is held by another session and the wait (if any) ran out. */
+public class NotAcquiredException extends AdvlockException {
+    private static final long serialVersionUID = 1L;
+
+    public NotAcquiredException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** No registry entry with that name or key (the message suggests the closest). */
+public class NotFoundException extends AdvlockException {
+    private static final long serialVersionUID = 1L;
+
+    public NotFoundException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** The role may not call the advisory-lock functions (SQLSTATE 42501). */
+public class PermissionDeniedException extends AdvlockException {
+    private static final long serialVersionUID = 1L;
+
+    public PermissionDeniedException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

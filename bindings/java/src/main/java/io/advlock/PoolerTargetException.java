@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** A connection pooler between client and server (opt in with allowPooler). */
+public class PoolerTargetException extends UnsafeTargetException {
+    private static final long serialVersionUID = 1L;
+
+    public PoolerTargetException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** A read-only server or session (opt in with allowStandby). */
+public class ReadOnlyTargetException extends UnsafeTargetException {
+    private static final long serialVersionUID = 1L;
+
+    public ReadOnlyTargetException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

@@ -1,0 +1,10 @@
+package io.advlock;
+
+/** A hot standby (opt in with allowStandby). */
+public class StandbyTargetException extends UnsafeTargetException {
+    private static final long serialVersionUID = 1L;
+
+    public StandbyTargetException(int status, String message, String sqlstate) {
+        super(status, message, sqlstate);
+    }
+}

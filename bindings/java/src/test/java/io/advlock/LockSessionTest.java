@@ -1,0 +1,183 @@
+package io.advlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class LockSessionTest {
+    private static final String URL = TestPostgres.url();
+
+    private static Process secondJvm(Key key) throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), HoldLockMain.class.getName(), URL,
+                                  key.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    @Test
+    void anotherJvmHoldingTheLockExcludesThisOne() throws Exception {
+        Key key = Key.pair(100, 1);
+        Process other = secondJvm(key);
+        BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream()));
+        try (LockSession session = LockSession.open(URL)) {
+            String[] line = out.readLine().split(" ");
+            assertEquals("held", line[0]);
+            assertEquals(List.of(Integer.parseInt(line[1])), TestPostgres.holders(key));
+            assertTrue(session.tryLock(key).isEmpty());
+            List<Holder> holders = session.holders(key);
+            assertEquals(1, holders.size());
+            assertEquals("second-jvm", holders.get(0).applicationName().orElseThrow());
+            assertFalse(holders.get(0).isSelf());
+            try (OutputStream in = other.getOutputStream()) {
+                in.write('\n');
+            }
+            assertTrue(other.waitFor(60, TimeUnit.SECONDS));
+            try (Lock lock = session.tryLock(key).orElseThrow()) {
+                assertTrue(lock.isHeld());
+                assertEquals(List.of(session.backendPid()), TestPostgres.holders(key));
+            }
+            assertEquals(List.of(), TestPostgres.holders(key));
+        } finally {
+            other.destroyForcibly();
+        }
+    }
+
+    @Test
+    void timedWaitThrowsNotAcquired() {
+        try (LockSession holder = LockSession.open(URL); LockSession waiter = LockSession.open(URL)) {
+            Lock held = holder.tryLock("timeouts").orElseThrow();
+            NotAcquiredException e = assertThrows(NotAcquiredException.class,
+                    () -> waiter.lock("timeouts", Duration.ofMillis(200)));
+            assertEquals(1, e.status());
+            held.release();
+            try (Lock lock = waiter.lock("timeouts", Duration.ofSeconds(30))) {
+                lock.ensureHeld();
+                lock.verify(true);
+            }
+        }
+    }
+
+    @Test
+    void waitIsGrantedOnReleaseAndCancelInterruptsIt() throws Exception {
+        try (LockSession holder = LockSession.open(URL); LockSession waiter = LockSession.open(URL)) {
+            Lock held = holder.tryLock(Key.bigint(77)).orElseThrow();
+            CompletableFuture<Lock> granted = CompletableFuture.supplyAsync(() -> waiter.lock(Key.bigint(77), null));
+            waitForWaiter(holder, Key.bigint(77));
+            held.release();
+            granted.get(60, TimeUnit.SECONDS).release();
+
+            held = holder.tryLock(Key.bigint(77)).orElseThrow();
+            CompletableFuture<Lock> canceled = CompletableFuture.supplyAsync(() -> waiter.lock(Key.bigint(77), null));
+            waitForWaiter(holder, Key.bigint(77));
+            waiter.cancel();
+            Throwable cause = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> canceled.get(60, TimeUnit.SECONDS)).getCause();
+            assertInstanceOf(CanceledException.class, cause);
+            assertTrue(held.isHeld());
+        }
+    }
+
+    @Test
+    void sharedLocks() {
+        try (LockSession a = LockSession.open(URL); LockSession b = LockSession.open(URL)) {
+            Lock first = a.tryLock(Key.fromName("report"), Mode.SHARED).orElseThrow();
+            assertTrue(b.tryLock(Key.fromName("report"), Mode.SHARED).isPresent());
+            assertTrue(b.tryLock(Key.fromName("report"), Mode.EXCLUSIVE).isEmpty());
+            assertEquals(Mode.SHARED, first.mode());
+        }
+    }
+
+    @Test
+    void registryNamesOnTheSession() {
+        Registry registry = Registry.parse("[locks.daily_sales]\nkey = [100, 2]\n", "registry.toml");
+        try (LockSession session = LockSession.open(URL, SessionOptions.defaults().registry(registry))) {
+            Lock lock = session.tryLock("daily_sales").orElseThrow();
+            assertEquals(Key.pair(100, 2), lock.key());
+            assertEquals("daily_sales", session.holders(Key.pair(100, 2)).get(0).lockName().orElseThrow());
+            assertThrows(NotFoundException.class, () -> session.tryLock("daily_sale"));
+        }
+    }
+
+    @Test
+    void misuseAndBadInputAreClearErrors() {
+        LockSession session = LockSession.open(URL);
+        Lock lock = session.tryLock(Key.bigint(5)).orElseThrow();
+        lock.release();
+        assertThrows(MisuseException.class, lock::release);
+        assertThrows(MisuseException.class, lock::ensureHeld);
+        lock.close();  // already released: nothing to do
+        assertThrows(InvalidArgumentException.class, () -> session.tryLock((Key) null));
+        assertThrows(InvalidArgumentException.class, () -> session.lock(Key.bigint(5), Duration.ofMillis(-1)));
+        session.close();
+        session.close();  // twice is fine
+        MisuseException e = assertThrows(MisuseException.class, () -> session.tryLock(Key.bigint(5)));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(MisuseException.class, session::verify);
+        assertThrows(MisuseException.class, () -> session.addLostListener((s, why) -> { }));
+    }
+
+    @Test
+    void locksStillOpenWhenTheSessionClosesAreReleased() throws Exception {
+        Lock lock;
+        try (LockSession session = LockSession.open(URL)) {
+            lock = session.tryLock(Key.bigint(6)).orElseThrow();
+        }
+        assertFalse(lock.isHeld());
+        lock.close();  // the session is gone: nothing left to do
+        assertEquals(List.of(), TestPostgres.holders(Key.bigint(6)));
+    }
+
+    @Test
+    void unreachableServerAndPasswordsInMessages() {
+        ConnectException e = assertThrows(ConnectException.class,
+                () -> LockSession.open("postgresql://someone:s3cret-pw@127.0.0.1:1/db"));
+        assertFalse(e.getMessage().contains("s3cret-pw"), e.getMessage());
+    }
+
+    @Test
+    void readOnlyTargetIsRefusedUnlessAllowed() {
+        String readOnly = URL + (URL.contains("?") ? "&" : "?") + "options=-c%20default_transaction_read_only%3Don";
+        UnsafeTargetException e = assertThrows(UnsafeTargetException.class, () -> LockSession.open(readOnly));
+        assertInstanceOf(ReadOnlyTargetException.class, e);
+        try (LockSession session = LockSession.open(readOnly, SessionOptions.defaults().allowStandby(true))) {
+            assertTrue(session.tryLock("read_only_ok").isPresent());
+        }
+    }
+
+    @Test
+    void oneSessionFromManyThreads() throws Exception {
+        try (LockSession session = LockSession.open(URL)) {
+            List<CompletableFuture<Void>> workers = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int id = t;
+                workers.add(CompletableFuture.runAsync(() -> {
+                    for (int i = 0; i < 50; i++) {
+                        Optional<Lock> lock = session.tryLock(Key.pair(900, id));
+                        lock.orElseThrow().release();
+                    }
+                }));
+            }
+            for (CompletableFuture<Void> w : workers) w.get(120, TimeUnit.SECONDS);
+        }
+    }
+
+    static void waitForWaiter(LockSession observer, Key key) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);  // turns a hang into a failure
+        while (observer.holders(key).stream().allMatch(Holder::isGranted)) {
+            if (System.nanoTime() > deadline) throw new AssertionError("no waiter appeared for " + key);
+            Thread.sleep(10);
+        }
+    }
+}

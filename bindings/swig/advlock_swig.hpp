@@ -1,0 +1,217 @@
+// advlock_swig.hpp: the C++ surface SWIG wraps for Java and Ruby (advlock.i).
+//
+// advlock.hpp is move-only and returns handles by value, which SWIG cannot
+// express; this header restates it as plain heap objects SWIG can own, and
+// adds the two things both languages need and neither can do on a foreign
+// thread: a blocking wait_until_lost() (a Java or Ruby thread of the binding's
+// own waits in it, so no callback ever enters the VM from the watchdog thread)
+// and status-carrying exceptions (advlock::error) that each language's .i maps
+// to its own exception classes. No lock behaviour is decided here.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "advlock.hpp"
+
+namespace advlock_swig {
+
+class Key {
+public:
+    static Key bigint(std::int64_t value) { return Key(advlock::key::bigint(value)); }
+    static Key pair(std::int32_t k1, std::int32_t k2) { return Key(advlock::key::pair(k1, k2)); }
+    static Key from_name(const std::string &name) { return Key(advlock::key::from_name(name)); }
+    static Key from_name_compat(const std::string &name, std::int64_t prefix) {
+        return Key(advlock::key::from_name_compat(name, prefix));
+    }
+    static Key parse(const std::string &text) { return Key(advlock::key::parse(text)); }
+
+    bool is_pair() const { return key_.is_pair(); }
+    std::int32_t k1() const { return key_.c_key().k1; }
+    std::int32_t k2() const { return key_.c_key().k2; }
+    std::int64_t bigint_value() const { return key_.c_key().bigint; }
+    std::string to_string() const { return key_.to_string(); }
+
+    // The statement advlock would run, for another driver (JDBC, ActiveRecord):
+    // kind is try_lock, lock, unlock, try_xact_lock or xact_lock.
+    std::string sql(const std::string &kind, bool shared) const {
+        char text[ADVLOCK_SQL_TEXT_SIZE];
+        advlock::detail::check(advlock_sql(text, sizeof text, sql_kind(kind), &key_.c_key(),
+                                           shared ? ADVLOCK_SHARED : ADVLOCK_EXCLUSIVE));
+        return text;
+    }
+    // What that statement's boolean answer means: true acquired / released,
+    // false not acquired; throws lock_lost for an unlock that found nothing.
+    bool sql_result(const std::string &kind, bool answer) const {
+        return advlock::detail::check(advlock_sql_result(sql_kind(kind), &key_.c_key(), answer ? 1 : 0)) ==
+               ADVLOCK_OK;
+    }
+
+    const advlock::key &native() const { return key_; }
+    Key() : key_(advlock::key::bigint(0)) {}  // SWIG's containers need a default
+    explicit Key(const advlock::key &key) : key_(key) {}
+
+private:
+    static advlock_sql_kind sql_kind(const std::string &name) {
+        if (name == "try_lock") return ADVLOCK_SQL_TRY_LOCK;
+        if (name == "lock") return ADVLOCK_SQL_LOCK;
+        if (name == "unlock") return ADVLOCK_SQL_UNLOCK;
+        if (name == "try_xact_lock") return ADVLOCK_SQL_TRY_XACT_LOCK;
+        if (name == "xact_lock") return ADVLOCK_SQL_XACT_LOCK;
+        throw advlock::invalid_argument(ADVLOCK_EINVAL, "unknown statement kind '" + name +
+                                        "' (known: try_lock, lock, unlock, try_xact_lock, xact_lock)", "");
+    }
+    advlock::key key_;
+};
+
+struct RegistryEntry {
+    std::string name, description;
+    Key key;
+    unsigned line;
+};
+
+class Registry {
+public:
+    static Registry *open(const std::string &path) { return new Registry(advlock::registry::open(path)); }
+    static Registry *parse(const std::string &text, const std::string &origin) {
+        return new Registry(advlock::registry::parse(text, origin));
+    }
+    std::size_t size() const { return registry_.size(); }
+    RegistryEntry at(std::size_t index) const { return copy(registry_.at(index)); }
+    // Throws not_found (with the closest name).
+    RegistryEntry find(const std::string &name) const { return copy(registry_.find(name)); }
+    // An entry with an empty name when no entry has the key.
+    RegistryEntry find_key(const Key &key) const {
+        std::optional<advlock::registry_entry> entry = registry_.find(key.native());
+        return entry ? copy(*entry) : RegistryEntry{"", "", key, 0};
+    }
+    const advlock::registry &native() const { return registry_; }
+
+private:
+    explicit Registry(advlock::registry registry) : registry_(std::move(registry)) {}
+    static RegistryEntry copy(const advlock::registry_entry &e) {
+        return {std::string(e.name()), std::string(e.description()), Key(e.key()), e.line()};
+    }
+    advlock::registry registry_;
+};
+
+struct Holder {
+    Key key;
+    std::string lock_name;  // "" when the registry has no name for the key
+    bool shared, granted, is_self, details_hidden;
+    std::int32_t pid;
+    std::string user, application_name, client_addr, client_hostname;  // "" when hidden or absent
+    std::int64_t backend_start_unix_us, wait_start_unix_us;             // 0 when unknown
+};
+
+class Lock {
+public:
+    void release() { lock_.release(); }
+    void check() const { lock_.check(); }
+    void verify(bool strict) { lock_.verify(strict); }
+    bool held() const { return advlock_lock_check(lock_.c_handle()) == ADVLOCK_OK; }
+    explicit Lock(advlock::lock lock) : lock_(std::move(lock)) {}
+
+private:
+    advlock::lock lock_;
+};
+
+struct SessionOptions {
+    std::string application_name;
+    bool allow_standby = false;
+    bool allow_pooler = false;
+    std::int32_t heartbeat_interval_ms = 0;
+    std::int32_t heartbeat_deadline_ms = 0;
+};
+
+class Session {
+public:
+    static Session *open(const std::string &url, const SessionOptions &options) {
+        advlock::session_options o;
+        o.application_name = options.application_name;
+        o.allow_standby = options.allow_standby;
+        o.allow_pooler = options.allow_pooler;
+        o.heartbeat_interval_ms = options.heartbeat_interval_ms;
+        o.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
+        return new Session(advlock::session::open(url, o));
+    }
+    ~Session() { close(); }
+
+    // nullptr when another session holds the lock.
+    Lock *try_lock(const Key &key, bool shared) {
+        std::optional<advlock::lock> lock = session_.try_lock(key.native(), mode(shared));
+        return lock ? new Lock(std::move(*lock)) : nullptr;
+    }
+    // nullptr when the wait ran out; timeout_ms -1 waits as long as it takes.
+    Lock *lock(const Key &key, bool shared, std::int64_t timeout_ms) {
+        std::optional<advlock::lock> lock = session_.lock_within(key.native(), timeout_ms, mode(shared));
+        return lock ? new Lock(std::move(*lock)) : nullptr;
+    }
+    void cancel() { session_.cancel(); }
+    void check() const { session_.check(); }
+    void verify() { session_.verify(); }
+    std::int32_t backend_pid() const { return session_.backend_pid(); }
+
+    std::vector<Holder> holders(const Registry *registry, const Key *only) {
+        std::optional<advlock::key> key;
+        if (only) key = only->native();
+        std::vector<Holder> rows;
+        for (const advlock::holder &h : session_.holders(registry ? &registry->native() : nullptr, key ? &*key : nullptr)) {
+            rows.push_back(Holder{Key(h.key), h.lock_name.value_or(""), h.mode == advlock::mode::shared, h.granted,
+                                  h.is_self, h.details_hidden, h.pid, h.user.value_or(""),
+                                  h.application_name.value_or(""), h.client_addr.value_or(""),
+                                  h.client_hostname.value_or(""), h.backend_start_unix_us, h.wait_start_unix_us});
+        }
+        return rows;
+    }
+
+    // Blocks until the session's locks are lost (returns why) or the session
+    // is closed (returns ""). One thread of the binding waits here and tells
+    // the user's listeners, so nothing calls into the VM from advlock's own
+    // watchdog thread.
+    std::string wait_until_lost() {
+        std::unique_lock<std::mutex> guard(state_->mutex);
+        state_->changed.wait(guard, [&] { return state_->lost || state_->closed; });
+        return state_->lost ? state_->why : "";
+    }
+
+    // Ends the connection, releasing every lock; later calls throw misuse.
+    void close() {
+        session_.close();
+        std::lock_guard<std::mutex> guard(state_->mutex);
+        state_->closed = true;
+        state_->changed.notify_all();
+    }
+
+private:
+    struct lost_state {
+        std::mutex mutex;
+        std::condition_variable changed;
+        bool lost = false, closed = false;
+        std::string why;
+    };
+
+    explicit Session(advlock::session session) : session_(std::move(session)) {
+        std::shared_ptr<lost_state> state = state_;
+        session_.on_lost([state](const std::string &why) {
+            std::lock_guard<std::mutex> guard(state->mutex);
+            state->lost = true;
+            state->why = why;
+            state->changed.notify_all();
+        });
+    }
+    static advlock::mode mode(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
+
+    std::shared_ptr<lost_state> state_ = std::make_shared<lost_state>();
+    advlock::session session_;
+};
+
+inline std::string version() { return advlock_version(); }
+inline std::string name_key_sql(const std::string &name) { return advlock::name_key_sql(name); }
+
+}  // namespace advlock_swig
