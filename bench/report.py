@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render docs/BENCHMARKS.md from Google Benchmark's JSON output.
 
-    report.py RESULTS_JSON SERVER_VERSION COMMAND CABLE_TXT [PYTHON_JSON] > docs/BENCHMARKS.md
+    report.py RESULTS_JSON SERVER_VERSION COMMAND CABLE_TXT [PYTHON_JSON [JAVA_JSON]] > docs/BENCHMARKS.md
 
 Medians over the repetitions; each ratio divides two medians of the same run.
 """
@@ -150,9 +150,36 @@ round); psycopg {data["psycopg_version"]} (`{data["psycopg_impl"]}` implementati
 """
 
 
+def java_section(path):
+    data = json.load(open(path, encoding="utf-8"))
+    java, capi, jdbc = (statistics.median(data[k]) for k in ("java", "capi", "pgjdbc"))
+    cv = {k: 100 * statistics.pstdev(data[k]) / statistics.mean(data[k]) for k in ("java", "capi", "pgjdbc")}
+    rounds = len(data["java"])
+    return f"""## Java binding
+
+### Try + release cycle: Java vs the C ABI vs pgjdbc
+
+`bench/java/LockCycleBench.java`, Java {data["java_version"]}: {rounds} rounds, each running the three
+in a random order against the same server for about 2 s each (after 2,000 warm-up cycles).
+`session.tryLock(key).orElseThrow().release()` through the binding; the C ABI cycle
+(`advlock_bench`, run as a separate program in each round); pgjdbc 42.7 running
+`SELECT pg_try_advisory_lock(?)` and `SELECT pg_advisory_unlock(?)` as prepared statements on an
+autocommit connection.
+
+| | median per cycle | rounds | spread (cv) |
+|---|---|---|---|
+| advlock C ABI (baseline) | {capi:.1f} µs | {rounds} | {cv["capi"]:.1f} % |
+| advlock Java binding | {java:.1f} µs | {rounds} | {cv["java"]:.1f} % |
+| pgjdbc, same two statements | {jdbc:.1f} µs | {rounds} | {cv["pgjdbc"]:.1f} % |
+| **ratio Java / C ABI** | **{java / capi:.3f}** | goal ≤ 1.25: {verdict(java / capi <= 1.25)} | |
+| **ratio Java / pgjdbc** | **{java / jdbc:.3f}** | goal < 1 (faster than pgjdbc): {verdict(java < jdbc)} | |
+"""
+
+
 def main():
     path, server_version, command, cable_path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     python_path = sys.argv[5] if len(sys.argv) > 5 else None
+    java_path = sys.argv[6] if len(sys.argv) > 6 else None
     results = json.load(open(path, encoding="utf-8"))
     context = results["context"]
 
@@ -206,6 +233,8 @@ moment the waiter holds the lock, over {count} hand-offs.
     print(loss_detection_section(results, cable_path))
     if python_path:
         print(python_section(python_path))
+    if java_path:
+        print(java_section(java_path))
 
 
 if __name__ == "__main__":

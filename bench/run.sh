@@ -44,6 +44,16 @@ python_results="$build/python.json"
   "'"$build"'/python-venv/bin/python" "'"$root"'/bench/python/lock_cycle.py" --url "$ADVLOCK_TEST_PG_URL" \
     --capi-bench "'"$build"'/bench/advlock_bench" --rounds '"$repetitions"' > "'"$python_results"'"
 '
+# The Java binding (its jar from `mvn package`), against the C ABI and pgjdbc.
+"$root/scripts/install-deps.sh" java
+(cd "$root/bindings/java" && mvn -B -q -ntp -DskipTests package)
+(cd "$root/bindings/java" && mvn -B -q -ntp dependency:build-classpath -Dmdep.outputFile="$build/java-classpath.txt")
+pgjdbc=$(cat "$build/java-classpath.txt")  # the test classpath: pgjdbc among others
+java_results="$build/java.json"
+"$root/scripts/with-postgres.sh" -- bash -c '
+  java -cp "'"$root"'/bindings/java/target/advlock-0.1.0.jar:'"$pgjdbc"'" "'"$root"'/bench/java/LockCycleBench.java" \
+    "$ADVLOCK_TEST_PG_URL" "'"$build"'/bench/advlock_bench" '"$repetitions"' > "'"$java_results"'"
+'
 python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
-  "$python_results" >"$root/docs/BENCHMARKS.md"
+  "$python_results" "$java_results" >"$root/docs/BENCHMARKS.md"
 echo "wrote docs/BENCHMARKS.md"

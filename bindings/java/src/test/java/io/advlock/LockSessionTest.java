@@ -90,6 +90,22 @@ class LockSessionTest {
     }
 
     @Test
+    void closeFromAnotherThreadEndsAWaitInProgress() throws Exception {
+        try (LockSession holder = LockSession.open(URL)) {
+            holder.tryLock(Key.bigint(78)).orElseThrow();
+            LockSession waiter = LockSession.open(URL);
+            CompletableFuture<Lock> waiting = CompletableFuture.supplyAsync(() -> waiter.lock(Key.bigint(78), null));
+            waitForWaiter(holder, Key.bigint(78));
+            waiter.close();
+            Throwable cause = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> waiting.get(60, TimeUnit.SECONDS)).getCause();
+            assertInstanceOf(CanceledException.class, cause);
+            assertTrue(waiter.isClosed());
+            assertEquals(1, holder.holders(Key.bigint(78)).size());  // the waiter is gone from the server
+        }
+    }
+
+    @Test
     void sharedLocks() {
         try (LockSession a = LockSession.open(URL); LockSession b = LockSession.open(URL)) {
             Lock first = a.tryLock(Key.fromName("report"), Mode.SHARED).orElseThrow();
