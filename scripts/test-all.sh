@@ -10,14 +10,16 @@
 #   4. the Python binding: pip-installed into a fresh venv per Python >= 3.9 on
 #      the machine, pytest against a real PostgreSQL (scripts/test-python.sh);
 #   5. the Java binding: mvn package (SWIG + JNI library in the jar), JUnit 5
-#      against a real PostgreSQL, and the batch examples (scripts/test-java.sh).
+#      against a real PostgreSQL, and the batch examples (scripts/test-java.sh);
+#   6. the Ruby gem: gem build + install, minitest against a real PostgreSQL,
+#      ActiveRecord compatibility included (scripts/test-ruby.sh).
 # Installs what it needs (Debian packages) first. Exits non-zero if anything failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 
-"$root/scripts/install-deps.sh" build postgres test fuzz python java
+"$root/scripts/install-deps.sh" build postgres test fuzz python java ruby
 
 echo "== C++ tests (ASan + UBSan) =="
 build="$root/build/asan"
@@ -52,9 +54,13 @@ echo "== Java binding =="
 java_status=0
 "$root/scripts/test-java.sh" || java_status=$?
 
+echo "== Ruby binding =="
+ruby_status=0
+"$root/scripts/test-ruby.sh" || ruby_status=$?
+
 echo "== summary =="
 passed=0 failed=0
-for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status" "java:$java_status"; do
+for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status" "java:$java_status" "ruby:$ruby_status"; do
   name=${suite%%:*} status=${suite#*:}
   if [ "$status" -eq 0 ]; then
     passed=$((passed + 1)); echo "  $name: passed"

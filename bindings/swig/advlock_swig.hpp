@@ -153,6 +153,8 @@ public:
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }
     void cancel() { session_.cancel(); }
+    // For a language runtime taking its thread back from a wait (no throw).
+    void cancel_quietly() noexcept { advlock_session_cancel(session_.c_handle()); }
     void check() const { session_.check(); }
     void verify() { session_.verify(); }
     std::int32_t backend_pid() const { return session_.backend_pid(); }
@@ -176,8 +178,17 @@ public:
     // watchdog thread.
     std::string wait_until_lost() {
         std::unique_lock<std::mutex> guard(state_->mutex);
-        state_->changed.wait(guard, [&] { return state_->lost || state_->closed; });
+        state_->changed.wait(guard, [&] { return state_->lost || state_->closed || state_->stop_waiting; });
+        state_->stop_waiting = false;
         return state_->lost ? state_->why : "";
+    }
+
+    // Makes a wait_until_lost() in progress return "" now (a runtime taking
+    // its thread back); the next call waits again.
+    void stop_waiting_until_lost() noexcept {
+        std::lock_guard<std::mutex> guard(state_->mutex);
+        state_->stop_waiting = true;
+        state_->changed.notify_all();
     }
 
     // Ends the connection, releasing every lock; later calls throw misuse.
@@ -192,7 +203,7 @@ private:
     struct lost_state {
         std::mutex mutex;
         std::condition_variable changed;
-        bool lost = false, closed = false;
+        bool lost = false, closed = false, stop_waiting = false;
         std::string why;
     };
 

@@ -27,6 +27,8 @@ def test_try_lock_excludes_another_process(pg_url, session, admin):
         assert session.try_lock((100, 1)) is None
     finally:
         child.communicate("\n", timeout=30)
+    # The server frees a closed connection's locks on its own time: wait for it.
+    wait_until(lambda: advisory_holders(admin, key) == [], "the child's lock to be freed")
     lock = session.try_lock(key)
     assert lock is not None and lock.held
     assert advisory_holders(admin, key) == [session.backend_pid]
@@ -72,7 +74,7 @@ def test_wait_is_granted_when_the_holder_lets_go(pg_url, session):
         got[0].release()
 
 
-def test_cancel_from_another_thread(pg_url, session):
+def test_cancel_from_another_thread(pg_url, session, admin):
     with advlock.connect(pg_url) as other:
         held = other.try_lock("cancel_me")
         errors = []
@@ -90,6 +92,7 @@ def test_cancel_from_another_thread(pg_url, session):
         waiter.join(60)
         assert len(errors) == 1 and isinstance(errors[0], advlock.Canceled)
         assert held.held
+    wait_until(lambda: advisory_holders(admin, advlock.Key.from_name("cancel_me")) == [], "the closed session's lock")
     assert session.try_lock("cancel_me") is not None
 
 

@@ -44,6 +44,7 @@ class LockSessionTest {
                 in.write('\n');
             }
             assertTrue(other.waitFor(60, TimeUnit.SECONDS));
+            awaitHolders(key, 0);  // the server frees a closed connection's locks on its own time
             try (Lock lock = session.tryLock(key).orElseThrow()) {
                 assertTrue(lock.isHeld());
                 assertEquals(List.of(session.backendPid()), TestPostgres.holders(key));
@@ -101,7 +102,11 @@ class LockSessionTest {
                     () -> waiting.get(60, TimeUnit.SECONDS)).getCause();
             assertInstanceOf(CanceledException.class, cause);
             assertTrue(waiter.isClosed());
-            assertEquals(1, holder.holders(Key.bigint(78)).size());  // the waiter is gone from the server
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);  // the waiter leaves the server
+            while (holder.holders(Key.bigint(78)).size() != 1) {
+                if (System.nanoTime() > deadline) throw new AssertionError("the closed waiter still waits");
+                Thread.sleep(10);
+            }
         }
     }
 
@@ -152,7 +157,7 @@ class LockSessionTest {
         }
         assertFalse(lock.isHeld());
         lock.close();  // the session is gone: nothing left to do
-        assertEquals(List.of(), TestPostgres.holders(Key.bigint(6)));
+        awaitHolders(Key.bigint(6), 0);
     }
 
     @Test
@@ -186,6 +191,15 @@ class LockSessionTest {
                 }));
             }
             for (CompletableFuture<Void> w : workers) w.get(120, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Polls pg_locks until count sessions hold key; turns a hang into a failure, asserts no timing. */
+    static void awaitHolders(Key key, int count) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (TestPostgres.holders(key).size() != count) {
+            if (System.nanoTime() > deadline) throw new AssertionError(count + " holders of " + key + " never seen");
+            Thread.sleep(10);
         }
     }
 

@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+module Advlock
+  # A PostgreSQL advisory-lock key: a bigint, or a pair of int4. A value:
+  # equal keys name the same lock. Names become keys in the advlock core, so
+  # every language derives the same key from the same name.
+  class Key
+    attr_reader :k1, :k2, :bigint
+
+    def self.bigint(value) = new(bigint: value)
+    def self.pair(k1, k2) = new(k1: k1, k2: k2)
+    # advlock's frozen scheme (SHA-256 of "advlock:" + name).
+    def self.from_name(name) = from_native(Native::NativeKey.from_name(text(name)))
+    # The with_advisory_lock gem's scheme: [crc32(name) & 0x7fffffff, prefix & 0x7fffffff].
+    def self.from_name_compat(name, prefix = 0) = from_native(Native::NativeKey.from_name_compat(text(name), prefix))
+    # "100:1", "-42" or "name:TEXT".
+    def self.parse(text) = from_native(Native::NativeKey.parse(text(text)))
+
+    # A Key from what the API accepts: a Key, a name (String or Symbol; looked
+    # up in registry when given), an Integer (bigint) or [k1, k2].
+    def self.coerce(value, registry = nil)
+      case value
+      when Key then value
+      when String, Symbol then registry ? registry.key(value.to_s) : from_name(value.to_s)
+      when Integer then bigint(value)
+      when Array
+        raise TypeError, "a pair key is [k1, k2], got #{value.inspect}" unless value.size == 2
+        pair(*value)
+      else
+        raise TypeError, "a lock key is an Advlock::Key, a name, an Integer or [k1, k2], got #{value.class}"
+      end
+    end
+
+    def initialize(bigint: nil, k1: nil, k2: nil)
+      if bigint.nil?
+        @k1 = int(k1, 32, "the first number of a pair key")
+        @k2 = int(k2, 32, "the second number of a pair key")
+      else
+        @bigint = int(bigint, 64, "a bigint key")
+      end
+      freeze
+    end
+
+    def pair? = @bigint.nil?
+    def to_s = pair? ? "#{k1}:#{k2}" : bigint.to_s
+    def inspect = "#<Advlock::Key #{self}>"
+    def ==(other) = other.is_a?(Key) && other.k1 == k1 && other.k2 == k2 && other.bigint == bigint
+    alias eql? ==
+    def hash = [k1, k2, bigint].hash
+
+    # The statement advlock would run for this key (kind: try_lock, lock,
+    # unlock, try_xact_lock, xact_lock), for running it on another connection.
+    def sql(kind, shared: false) = with_native { |k| k.sql(kind.to_s, shared) }
+    # What that statement's boolean answer means (raises LockLost for a failed unlock).
+    def sql_result(kind, answer) = with_native { |k| k.sql_result(kind.to_s, answer ? true : false) }
+
+    # @api private
+    def with_native
+      native = pair? ? Native::NativeKey.pair(k1, k2) : Native::NativeKey.bigint(bigint)
+      yield native
+    end
+
+    # @api private
+    def self.from_native(native)
+      native.is_pair ? pair(native.k1, native.k2) : bigint(native.bigint_value)
+    end
+
+    def self.text(value)
+      raise InvalidArgument, "a lock name or key text is a String, got nil" if value.nil?
+      value.to_s
+    end
+    private_class_method :text
+
+    private
+
+    def int(value, bits, what)
+      raise TypeError, "#{what} must be an Integer, got #{value.class}" unless value.is_a?(Integer)
+      limit = 2**(bits - 1)
+      return value if value >= -limit && value < limit
+
+      raise BadKey.new("#{what} must fit in #{bits == 32 ? 'int4' : 'int8'}, got #{value}", status: -4)
+    end
+  end
+end

@@ -1,0 +1,163 @@
+# frozen_string_literal: true
+
+module Advlock
+  # A session holding or waiting for an advisory lock, from pg_locks and pg_stat_activity.
+  Holder = Struct.new(:key, :name, :shared, :granted, :pid, :is_self, :user, :application_name,
+                      :client_addr, :backend_start, :wait_start, :details_hidden, keyword_init: true)
+
+  # One dedicated database connection that holds locks (never pooled).
+  # Closing it releases every lock it holds. Calls from several threads are
+  # serialised on its one connection; waits run without the GVL and are
+  # cancelled on the server when the waiting thread is interrupted.
+  class Session
+    attr_reader :registry
+
+    def initialize(url, application_name: nil, allow_standby: false, allow_pooler: false,
+                   heartbeat_interval: nil, heartbeat_deadline: nil, registry: nil)
+      options = Native::NativeSessionOptions.new
+      options.application_name = application_name.to_s
+      options.allow_standby = allow_standby
+      options.allow_pooler = allow_pooler
+      options.heartbeat_interval_ms = milliseconds(heartbeat_interval, "heartbeat_interval") || 0
+      options.heartbeat_deadline_ms = milliseconds(heartbeat_deadline, "heartbeat_deadline") || 0
+      @registry = registry.is_a?(String) || registry.is_a?(Pathname) ? Registry.open(registry) : registry
+      @native = Native::NativeSession.open(url.to_s, options)
+      @lost_blocks = []
+      @mutex = Mutex.new
+    end
+
+    # A Lock, or nil when another session holds it.
+    def try_lock(key, shared: false) = take(key, shared, 0)
+
+    # Take the lock, waiting on the server up to timeout seconds (nil: as long
+    # as it takes). Raises NotAcquired when the time runs out.
+    def lock(key, timeout: nil, shared: false)
+      ms = timeout.nil? ? -1 : milliseconds(timeout, "timeout")
+      take(key, shared, ms) or
+        raise NotAcquired.new("lock #{Key.coerce(key, @registry)} is held by another session" \
+                              "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}", status: 1)
+    end
+
+    # Runs the block holding the lock and returns its value; false when the
+    # lock could not be taken within timeout (nil: wait as long as it takes).
+    def with_lock(key, timeout: nil, shared: false, &block)
+      with_lock!(key, timeout: timeout, shared: shared, &block)
+    rescue NotAcquired
+      false
+    end
+
+    # As with_lock, but raises NotAcquired instead of returning false.
+    def with_lock!(key, timeout: nil, shared: false)
+      held = lock(key, timeout: timeout, shared: shared)
+      begin
+        result = yield held
+      rescue Exception # rubocop:disable Lint/RescueException -- release, then re-raise whatever it was
+        held.release if held.held?
+        raise
+      end
+      held.release
+      result
+    end
+
+    def cancel = native_call { @native.cancel }
+    # No round trip: raises LockLost once the session's locks are known lost.
+    def check = native_call { @native.check }
+    def lost?
+      check
+      false
+    rescue LockLost
+      true
+    end
+
+    # One round trip proving this is still the session that took its locks.
+    def verify = native_call { @native.verify }
+    def backend_pid = native_call { @native.backend_pid }
+
+    # Who holds or waits for advisory locks (only key's when given), from pg_locks, never by locking.
+    def holders(key = nil)
+      only = key.nil? ? nil : Key.coerce(key, @registry)
+      rows = native_call do
+        if only
+          only.with_native { |k| @native.holders(@registry&.native, k) }
+        else
+          @native.holders(@registry&.native, nil)
+        end
+      end
+      rows.map { |h| holder(h) }
+    end
+
+    # Call the block with why, once, when the session's locks are lost (from a
+    # thread of advlock's, never the thread doing the work).
+    def on_lost(&block)
+      raise ArgumentError, "on_lost needs a block" unless block
+
+      @mutex.synchronize do
+        native_call { nil }
+        @lost_blocks << block
+        @lost_watcher ||= Thread.new { watch_for_loss }
+      end
+      self
+    end
+
+    def closed? = @native.nil?
+
+    # Close the connection, releasing every lock; safe twice.
+    def close
+      native = @mutex.synchronize { @native.tap { @native = nil } }
+      return if native.nil?
+
+      native.close
+      @lost_watcher&.join unless Thread.current == @lost_watcher
+    end
+
+    private
+
+    def take(key, shared, timeout_ms)
+      k = Key.coerce(key, @registry)
+      native = native_call do
+        k.with_native { |nk| timeout_ms.zero? ? @native.try_lock(nk, shared) : @native.lock(nk, shared, timeout_ms) }
+      end
+      native && Lock.new(self, native, k, shared)
+    end
+
+    def native_call
+      native = @native
+      raise Misuse.new("Advlock::Session: the session is closed", status: -8) if native.nil?
+
+      yield
+    end
+
+    # Waits (without the GVL) until the locks are lost, then tells the blocks.
+    # Returns without a word when the session closes or Ruby takes the thread back.
+    def watch_for_loss
+      why = @native&.wait_until_lost
+      return if why.nil? || why.empty?
+
+      @lost_blocks.each do |block|
+        block.call(why)
+      rescue StandardError => e
+        warn "advlock: an on_lost block raised #{e.class}: #{e.message}"
+      end
+    end
+
+    def holder(h)
+      Holder.new(key: Key.from_native(h.key), name: presence(h.lock_name), shared: h.shared, granted: h.granted,
+                 pid: h.pid, is_self: h.is_self, user: presence(h.user),
+                 application_name: presence(h.application_name), client_addr: presence(h.client_addr),
+                 backend_start: time(h.backend_start_unix_us), wait_start: time(h.wait_start_unix_us),
+                 details_hidden: h.details_hidden)
+    end
+
+    def presence(text) = text.empty? ? nil : text
+    def time(unix_us) = unix_us.zero? ? nil : Time.at(unix_us / 1_000_000r).utc
+
+    def milliseconds(seconds, what)
+      return nil if seconds.nil?
+      unless seconds.is_a?(Numeric) && seconds >= 0 && seconds <= 2_147_483.647
+        raise InvalidArgument.new("#{what} must be nil or 0 to 2147483.647 seconds, got #{seconds.inspect}", status: -3)
+      end
+
+      (seconds * 1000).ceil
+    end
+  end
+end

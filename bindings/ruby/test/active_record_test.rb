@@ -1,0 +1,110 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+require "advlock/active_record"
+
+# The with_advisory_lock API on Debian's ActiveRecord and ruby-pg, and the
+# gem's keys: a raw connection taking pg_try_advisory_lock(crc32(name), 0),
+# as the gem does, excludes advlock's with_advisory_lock and the other way round.
+class ActiveRecordTest < Minitest::Test
+  include AdvlockTest
+
+  class Invoice < ActiveRecord::Base; end
+
+  def setup
+    uri = URI.parse(AdvlockTest.url)
+    ActiveRecord::Base.establish_connection(adapter: "postgresql", host: uri.host, port: uri.port,
+                                            database: uri.path.delete_prefix("/"), username: uri.user,
+                                            password: URI.decode_www_form_component(uri.password))
+  end
+
+  def teardown
+    Advlock::ActiveRecord.reset!
+    ActiveRecord::Base.remove_connection
+    super
+  end
+
+  # What the old gem runs for a name, on a connection of its own.
+  def gem_lock(name)
+    conn = PG.connect(AdvlockTest.url)
+    key = Advlock::Key.from_name_compat(name)
+    assert_equal "t", conn.exec("SELECT pg_try_advisory_lock(#{key.k1}, #{key.k2})").getvalue(0, 0)
+    conn
+  end
+
+  def test_with_advisory_lock_runs_and_returns_the_block_value
+    assert_equal 42, Invoice.with_advisory_lock("daily_sales") { 42 }
+    assert_equal 42, Invoice.with_advisory_lock("daily_sales", timeout_seconds: 0) { 42 }
+    assert_empty pids_holding(Advlock::ActiveRecord.key_for("daily_sales"))
+  end
+
+  def test_old_gem_holder_excludes_the_new_api_and_back
+    old = gem_lock("daily_sales")
+    assert_equal false, Invoice.with_advisory_lock("daily_sales", timeout_seconds: 0) { flunk "ran" }
+    assert_raises(Advlock::NotAcquired) { Invoice.with_advisory_lock!("daily_sales", timeout_seconds: 0) { flunk } }
+    assert_raises(WithAdvisoryLock::FailedToAcquireLock) { Invoice.with_advisory_lock!("daily_sales", timeout_seconds: 0) {} }
+    result = Invoice.with_advisory_lock_result("daily_sales", timeout_seconds: 0) { flunk }
+    refute result.lock_was_acquired?
+    assert Invoice.advisory_lock_exists?("daily_sales")
+    old.close
+    wait_until("the old holder to let go") { !Invoice.advisory_lock_exists?("daily_sales") }
+    Invoice.with_advisory_lock("daily_sales") do
+      other = PG.connect(AdvlockTest.url)
+      key = Advlock::Key.from_name_compat("daily_sales")
+      assert_equal "f", other.exec("SELECT pg_try_advisory_lock(#{key.k1}, #{key.k2})").getvalue(0, 0)
+      other.close
+    end
+  end
+
+  def test_current_locks_nesting_and_result
+    assert_nil Invoice.current_advisory_lock
+    result = Invoice.with_advisory_lock_result("outer") do
+      Invoice.with_advisory_lock("inner") do
+        assert_equal "inner", Invoice.current_advisory_lock
+        assert_equal %w[outer inner], Invoice.current_advisory_locks
+        Invoice.with_advisory_lock("outer") { :reentrant }
+      end
+    end
+    assert result.lock_was_acquired?
+    assert_equal :reentrant, result.result
+    assert_empty Invoice.current_advisory_locks
+  end
+
+  def test_advisory_lock_exists_takes_no_trial_lock
+    refute Invoice.advisory_lock_exists?("nobody_holds_this")
+    assert_empty pids_holding(Advlock::ActiveRecord.key_for("nobody_holds_this"))
+  end
+
+  def test_shared_locks
+    old = PG.connect(AdvlockTest.url)
+    key = Advlock::Key.from_name_compat("report")
+    old.exec("SELECT pg_advisory_lock_shared(#{key.k1}, #{key.k2})")
+    assert_equal :read, Invoice.with_advisory_lock("report", shared: true, timeout_seconds: 0) { :read }
+    assert_equal false, Invoice.with_advisory_lock("report", timeout_seconds: 0) { :write }
+    old.close
+  end
+
+  def test_transaction_locks_end_with_the_transaction
+    [true, false].each do |commit|
+      Invoice.transaction do
+        assert_equal :in_tx, Invoice.with_advisory_lock("tx_job", transaction: true, timeout_seconds: 0) { :in_tx }
+        assert_equal [Invoice.connection.select_value("SELECT pg_backend_pid()").to_i],
+                     pids_holding(Advlock::ActiveRecord.key_for("tx_job"))
+        raise ActiveRecord::Rollback unless commit
+      end
+      assert_empty pids_holding(Advlock::ActiveRecord.key_for("tx_job"))
+    end
+    error = assert_raises(Advlock::Misuse) { Invoice.with_advisory_lock("tx_job", transaction: true) {} }
+    assert_includes error.message, "transaction"
+  end
+
+  def test_lost_lock_raises_instead_of_running_on_unprotected
+    assert_raises(Advlock::LockLost) do
+      Invoice.with_advisory_lock("doomed") do
+        session = Advlock::ActiveRecord.session(Invoice)
+        terminate(session.backend_pid)
+        wait_until("the watchdog") { session.lost? }
+      end
+    end
+  end
+end
