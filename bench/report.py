@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render docs/BENCHMARKS.md from Google Benchmark's JSON output.
 
-    report.py RESULTS_JSON SERVER_VERSION COMMAND CABLE_TXT [PYTHON_JSON [JAVA_JSON]] > docs/BENCHMARKS.md
+    report.py RESULTS_JSON SERVER_VERSION COMMAND CABLE_TXT [PYTHON_JSON [JAVA_JSON [RUBY_JSON]]] > docs/BENCHMARKS.md
 
 Medians over the repetitions; each ratio divides two medians of the same run.
 """
@@ -125,11 +125,29 @@ settings (keepalives 10 s + 3 × 5 s).
     return "\n".join(lines)
 
 
+def binding_cycle_table(data, binding, driver, labels, goals):
+    """The cycle table of one binding: the C ABI (baseline), the binding, and a
+    driver running the same statements; medians over the rounds of one run.
+    goals: {"capi": bound or None, "driver": True to require beating it}."""
+    med = {k: statistics.median(data[k]) for k in ("capi", binding, driver)}
+    cv = {k: 100 * statistics.pstdev(data[k]) / statistics.mean(data[k]) for k in med}
+    rounds = len(data[binding])
+    rows = ["| | median per cycle | rounds | spread (cv) |", "|---|---|---|---|"]
+    for k, label in (("capi", "advlock C ABI (baseline)"), (binding, labels[0]), (driver, labels[1])):
+        rows.append(f"| {label} | {med[k]:.1f} µs | {rounds} | {cv[k]:.1f} % |")
+    to_capi, to_driver = med[binding] / med["capi"], med[binding] / med[driver]
+    capi_goal = f"goal ≤ {goals['capi']:.2f}: {verdict(to_capi <= goals['capi'])}" if goals.get("capi") else ""
+    driver_goal = f"goal < 1 (faster than {labels[2]}): {verdict(to_driver < 1)}" if goals.get("driver") else ""
+    rows.append(f"| **ratio {labels[3]} / C ABI** | **{to_capi:.3f}** | {capi_goal} | |")
+    rows.append(f"| **ratio {labels[3]} / {labels[2]}** | **{to_driver:.3f}** | {driver_goal} | |")
+    return rounds, "\n".join(rows)
+
+
 def python_section(path):
     data = json.load(open(path, encoding="utf-8"))
-    py, capi, pg = (statistics.median(data[k]) for k in ("python", "capi", "psycopg"))
-    cv = {k: 100 * statistics.pstdev(data[k]) / statistics.mean(data[k]) for k in ("python", "capi", "psycopg")}
-    rounds = len(data["python"])
+    rounds, table = binding_cycle_table(data, "python", "psycopg",
+                                        ("advlock Python binding", "psycopg, same two statements", "psycopg", "Python"),
+                                        {"capi": 1.25, "driver": True})
     return f"""## Python binding
 
 ### Try + release cycle: Python vs the C ABI vs psycopg
@@ -140,21 +158,15 @@ through the binding; the C ABI cycle above (`advlock_bench`, run as a separate p
 round); psycopg {data["psycopg_version"]} (`{data["psycopg_impl"]}` implementation) running
 `SELECT pg_try_advisory_lock(k)` and `SELECT pg_advisory_unlock(k)` on an autocommit connection.
 
-| | median per cycle | rounds | spread (cv) |
-|---|---|---|---|
-| advlock C ABI (baseline) | {capi:.1f} µs | {rounds} | {cv["capi"]:.1f} % |
-| advlock Python binding | {py:.1f} µs | {rounds} | {cv["python"]:.1f} % |
-| psycopg, same two statements | {pg:.1f} µs | {rounds} | {cv["psycopg"]:.1f} % |
-| **ratio Python / C ABI** | **{py / capi:.3f}** | goal ≤ 1.25: {verdict(py / capi <= 1.25)} | |
-| **ratio Python / psycopg** | **{py / pg:.3f}** | goal < 1 (faster than psycopg): {verdict(py < pg)} | |
+{table}
 """
 
 
 def java_section(path):
     data = json.load(open(path, encoding="utf-8"))
-    java, capi, jdbc = (statistics.median(data[k]) for k in ("java", "capi", "pgjdbc"))
-    cv = {k: 100 * statistics.pstdev(data[k]) / statistics.mean(data[k]) for k in ("java", "capi", "pgjdbc")}
-    rounds = len(data["java"])
+    rounds, table = binding_cycle_table(data, "java", "pgjdbc",
+                                        ("advlock Java binding", "pgjdbc, same two statements", "pgjdbc", "Java"),
+                                        {"capi": 1.25, "driver": True})
     return f"""## Java binding
 
 ### Try + release cycle: Java vs the C ABI vs pgjdbc
@@ -166,13 +178,36 @@ in a random order against the same server for about 2 s each (after 2,000 warm-u
 `SELECT pg_try_advisory_lock(?)` and `SELECT pg_advisory_unlock(?)` as prepared statements on an
 autocommit connection.
 
-| | median per cycle | rounds | spread (cv) |
-|---|---|---|---|
-| advlock C ABI (baseline) | {capi:.1f} µs | {rounds} | {cv["capi"]:.1f} % |
-| advlock Java binding | {java:.1f} µs | {rounds} | {cv["java"]:.1f} % |
-| pgjdbc, same two statements | {jdbc:.1f} µs | {rounds} | {cv["pgjdbc"]:.1f} % |
-| **ratio Java / C ABI** | **{java / capi:.3f}** | goal ≤ 1.25: {verdict(java / capi <= 1.25)} | |
-| **ratio Java / pgjdbc** | **{java / jdbc:.3f}** | goal < 1 (faster than pgjdbc): {verdict(java < jdbc)} | |
+{table}
+"""
+
+
+def ruby_section(path):
+    data = json.load(open(path, encoding="utf-8"))
+    rounds, table = binding_cycle_table(data, "ruby", "ruby_pg",
+                                        ("advlock Ruby gem", "ruby-pg, same two statements", "ruby-pg", "Ruby"), {})
+    h = data["handoff_us"]
+    return f"""## Ruby binding
+
+### Try + release cycle: Ruby vs the C ABI vs ruby-pg
+
+`bench/ruby/lock_cycle.rb`, Ruby {data["ruby_version"]} (Debian): {rounds} rounds, each running the three
+in a random order against the same server for about 2 s each. `session.try_lock(key).release`
+through the gem; the C ABI cycle (`advlock_bench`, run as a separate program in each round); ruby-pg
+running `SELECT pg_try_advisory_lock($1)` and `SELECT pg_advisory_unlock($1)` as prepared statements.
+The issue sets no ratio goal for Ruby; the figures are reported as measured.
+
+{table}
+
+### Hand-off of a `timeout_seconds:` wait
+
+A second process waits in `Model.with_advisory_lock(name, timeout_seconds: 30)`
+(`advlock/active_record`); measured from the start of the holder's release to the waiter
+holding the lock (machine-wide monotonic clock), over {h["count"]} hand-offs.
+
+| p50 | p99 | goal |
+|---|---|---|
+| {h["p50"] / 1000:.3f} ms | {h["p99"] / 1000:.3f} ms | p50 ≤ 2 ms: {verdict(h["p50"] <= 2000)} (the with_advisory_lock gem polls every 50–150 ms) |
 """
 
 
@@ -180,6 +215,7 @@ def main():
     path, server_version, command, cable_path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     python_path = sys.argv[5] if len(sys.argv) > 5 else None
     java_path = sys.argv[6] if len(sys.argv) > 6 else None
+    ruby_path = sys.argv[7] if len(sys.argv) > 7 else None
     results = json.load(open(path, encoding="utf-8"))
     context = results["context"]
 
@@ -235,6 +271,8 @@ moment the waiter holds the lock, over {count} hand-offs.
         print(python_section(python_path))
     if java_path:
         print(java_section(java_path))
+    if ruby_path:
+        print(ruby_section(ruby_path))
 
 
 if __name__ == "__main__":

@@ -54,6 +54,15 @@ java_results="$build/java.json"
   java -cp "'"$root"'/bindings/java/target/advlock-0.1.0.jar:'"$pgjdbc"'" "'"$root"'/bench/java/LockCycleBench.java" \
     "$ADVLOCK_TEST_PG_URL" "'"$build"'/bench/advlock_bench" '"$repetitions"' > "'"$java_results"'"
 '
+# The Ruby gem (built and installed as users do) against the C ABI and ruby-pg,
+# and the hand-off of a with_advisory_lock(timeout_seconds:) wait.
+"$root/scripts/install-deps.sh" ruby
+"$root/scripts/ruby-gem.sh" "$build/ruby-gems" >/dev/null
+ruby_results="$build/ruby.json"
+GEM_PATH="$build/ruby-gems:$(gem env gempath)" "$root/scripts/with-postgres.sh" -- bash -c '
+  ruby "'"$root"'/bench/ruby/lock_cycle.rb" "$ADVLOCK_TEST_PG_URL" "'"$build"'/bench/advlock_bench" '"$repetitions"' \
+    > "'"$ruby_results"'"
+'
 python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
-  "$python_results" "$java_results" >"$root/docs/BENCHMARKS.md"
+  "$python_results" "$java_results" "$ruby_results" >"$root/docs/BENCHMARKS.md"
 echo "wrote docs/BENCHMARKS.md"

@@ -40,16 +40,13 @@ public:
     // The statement advlock would run, for another driver (JDBC, ActiveRecord):
     // kind is try_lock, lock, unlock, try_xact_lock or xact_lock.
     std::string sql(const std::string &kind, bool shared) const {
-        char text[ADVLOCK_SQL_TEXT_SIZE];
-        advlock::detail::check(advlock_sql(text, sizeof text, sql_kind(kind), &key_.c_key(),
-                                           shared ? ADVLOCK_SHARED : ADVLOCK_EXCLUSIVE));
-        return text;
+        return advlock::sql(advlock::sql_kind_from_name(kind), key_,
+                            shared ? advlock::mode::shared : advlock::mode::exclusive);
     }
     // What that statement's boolean answer means: true acquired / released,
     // false not acquired; throws lock_lost for an unlock that found nothing.
     bool sql_result(const std::string &kind, bool answer) const {
-        return advlock::detail::check(advlock_sql_result(sql_kind(kind), &key_.c_key(), answer ? 1 : 0)) ==
-               ADVLOCK_OK;
+        return advlock::sql_result(advlock::sql_kind_from_name(kind), key_, answer);
     }
 
     const advlock::key &native() const { return key_; }
@@ -57,15 +54,6 @@ public:
     explicit Key(const advlock::key &key) : key_(key) {}
 
 private:
-    static advlock_sql_kind sql_kind(const std::string &name) {
-        if (name == "try_lock") return ADVLOCK_SQL_TRY_LOCK;
-        if (name == "lock") return ADVLOCK_SQL_LOCK;
-        if (name == "unlock") return ADVLOCK_SQL_UNLOCK;
-        if (name == "try_xact_lock") return ADVLOCK_SQL_TRY_XACT_LOCK;
-        if (name == "xact_lock") return ADVLOCK_SQL_XACT_LOCK;
-        throw advlock::invalid_argument(ADVLOCK_EINVAL, "unknown statement kind '" + name +
-                                        "' (known: try_lock, lock, unlock, try_xact_lock, xact_lock)", "");
-    }
     advlock::key key_;
 };
 

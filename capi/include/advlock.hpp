@@ -472,6 +472,43 @@ inline std::string privileges_sql(const std::string &role, bool grant) {
     return detail::take_string(out);
 }
 
+// ---- SQL for other drivers (JDBC, psycopg, ActiveRecord) -----------------------------
+
+enum class sql_kind {
+    try_lock = ADVLOCK_SQL_TRY_LOCK,
+    lock = ADVLOCK_SQL_LOCK,
+    unlock = ADVLOCK_SQL_UNLOCK,
+    try_xact_lock = ADVLOCK_SQL_TRY_XACT_LOCK,
+    xact_lock = ADVLOCK_SQL_XACT_LOCK
+};
+
+// "try_lock", "lock", "unlock", "try_xact_lock" or "xact_lock", as bindings
+// name them. Throws invalid_argument for anything else.
+inline sql_kind sql_kind_from_name(std::string_view name) {
+    if (name == "try_lock") return sql_kind::try_lock;
+    if (name == "lock") return sql_kind::lock;
+    if (name == "unlock") return sql_kind::unlock;
+    if (name == "try_xact_lock") return sql_kind::try_xact_lock;
+    if (name == "xact_lock") return sql_kind::xact_lock;
+    throw invalid_argument(ADVLOCK_EINVAL, "unknown statement kind '" + std::string(name) +
+                           "' (known: try_lock, lock, unlock, try_xact_lock, xact_lock)", "");
+}
+
+// The statement advlock would run, e.g. "SELECT pg_try_advisory_xact_lock(100, 1)".
+inline std::string sql(sql_kind kind, const key &k, mode m = mode::exclusive) {
+    char text[ADVLOCK_SQL_TEXT_SIZE];
+    detail::check(advlock_sql(text, sizeof text, static_cast<advlock_sql_kind>(kind), &k.c_key(),
+                              static_cast<advlock_mode>(m)));
+    return text;
+}
+
+// What that statement's boolean answer means: true acquired (or released),
+// false held elsewhere; throws lock_lost for an unlock that found nothing.
+inline bool sql_result(sql_kind kind, const key &k, bool answer) {
+    return detail::check(advlock_sql_result(static_cast<advlock_sql_kind>(kind), &k.c_key(), answer ? 1 : 0)) ==
+           ADVLOCK_OK;
+}
+
 // ---- transaction-scoped locks on your own libpq connection --------------------------
 
 // true: held until the transaction ends; false: held elsewhere. conn must be

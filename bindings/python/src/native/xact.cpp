@@ -23,16 +23,6 @@ pg_conn *as_pgconn(std::uintptr_t address) {
     return reinterpret_cast<pg_conn *>(address);
 }
 
-advlock_sql_kind sql_kind(const std::string &name) {
-    if (name == "try_lock") return ADVLOCK_SQL_TRY_LOCK;
-    if (name == "lock") return ADVLOCK_SQL_LOCK;
-    if (name == "unlock") return ADVLOCK_SQL_UNLOCK;
-    if (name == "try_xact_lock") return ADVLOCK_SQL_TRY_XACT_LOCK;
-    if (name == "xact_lock") return ADVLOCK_SQL_XACT_LOCK;
-    throw advlock::invalid_argument(ADVLOCK_EINVAL, "unknown statement kind '" + name +
-                                    "' (known: try_lock, lock, unlock, try_xact_lock, xact_lock)", "");
-}
-
 int count_libpq(dl_phdr_info *info, size_t, void *data) {
     const char *path = info->dlpi_name ? info->dlpi_name : "";
     const char *base = std::strrchr(path, '/');
@@ -78,18 +68,15 @@ void register_xact(py::module_ &module) {
     }, "How many distinct libpq libraries this process has loaded (advlock's own included).");
     module.def("sql",
                [](const std::string &kind, const advlock::key &key, bool shared) {
-                   char text[ADVLOCK_SQL_TEXT_SIZE];
-                   advlock::detail::check(advlock_sql(text, sizeof text, sql_kind(kind), &key.c_key(),
-                                                      shared ? ADVLOCK_SHARED : ADVLOCK_EXCLUSIVE));
-                   return std::string(text);
+                   return advlock::sql(advlock::sql_kind_from_name(kind), key,
+                                       shared ? advlock::mode::shared : advlock::mode::exclusive);
                },
                py::arg("kind"), py::arg("key"), py::arg("shared") = false,
                "The SQL statement advlock would run, for another driver: kind is try_lock, lock, unlock, "
                "try_xact_lock or xact_lock.");
     module.def("sql_result",
                [](const std::string &kind, const advlock::key &key, bool result) {
-                   return advlock::detail::check(advlock_sql_result(sql_kind(kind), &key.c_key(), result ? 1 : 0)) ==
-                          ADVLOCK_OK;
+                   return advlock::sql_result(advlock::sql_kind_from_name(kind), key, result);
                },
                py::arg("kind"), py::arg("key"), py::arg("result"),
                "What a statement's boolean answer means: True acquired/released, False not acquired; raises "
