@@ -180,3 +180,23 @@ def test_read_only_target_is_refused_unless_allowed(pg_url):
     assert raised.value.status_name == "ADVLOCK_EREADONLY"
     with advlock.connect(read_only, allow_standby=True) as session:
         assert session.try_lock("read_only_ok") is not None
+
+
+def test_close_from_another_thread_ends_a_wait(pg_url, session):
+    with advlock.connect(pg_url) as waiter:
+        held = session.try_lock("close_while_waiting")
+        errors = []
+
+        def wait():
+            try:
+                waiter.lock("close_while_waiting")
+            except advlock.Error as e:
+                errors.append(e)
+
+        thread = threading.Thread(target=wait)
+        thread.start()
+        wait_until(lambda: has_waiter(session, "close_while_waiting"), "the waiter")
+        waiter.close()
+        thread.join(60)
+        assert len(errors) == 1 and isinstance(errors[0], advlock.Canceled)
+        assert waiter.closed and held.held

@@ -91,6 +91,32 @@ std::set<python_session *> &open_sessions() {
 }
 
 class python_session {
+    // One use of the C session by a call in progress. close() waits (cancelling
+    // waits) until none is left, so no thread is inside the C session when it
+    // is freed, whichever Python thread closes it.
+    class session_call {
+    public:
+        session_call(python_session &owner, const char *doing) : owner_(owner) {
+            std::lock_guard<std::mutex> guard(owner.calls_mutex_);
+            if (!owner.session_ || owner.closing_) {
+                throw advlock::misuse(ADVLOCK_EMISUSE,
+                                      std::string("advlock.Session.") + doing + ": the session is closed", "");
+            }
+            ++owner.calls_;
+            session_ = &*owner.session_;
+        }
+        session_call(const session_call &) = delete;
+        ~session_call() {
+            std::lock_guard<std::mutex> guard(owner_.calls_mutex_);
+            if (--owner_.calls_ == 0) owner_.calls_done_.notify_all();
+        }
+        advlock::session &session() const { return *session_; }
+
+    private:
+        python_session &owner_;
+        advlock::session *session_;
+    };
+
 public:
     python_session(const std::string &url, const advlock::session_options &options, py::object registry)
         : registry_object_(std::move(registry)) {
@@ -103,7 +129,8 @@ public:
 
     py::object try_lock(py::object self, py::handle key_value, bool shared) {
         const advlock::key key = to_key(key_value, registry_);
-        advlock::session &session = open("try_lock");
+        session_call call(*this, "try_lock");
+        advlock::session &session = call.session();
         std::optional<advlock::lock> lock = without_gil([&] { return session.try_lock(key, mode_of(shared)); });
         if (!lock) return py::none();
         return py::cast(python_lock(std::move(*lock), key, shared, std::move(self)));
@@ -112,7 +139,8 @@ public:
     py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared) {
         const advlock::key key = to_key(key_value, registry_);
         const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
-        advlock::session &session = open("lock");
+        session_call call(*this, "lock");
+        advlock::session &session = call.session();
         std::optional<advlock::lock> lock =
             timeout_ms == 0 ? without_gil([&] { return session.lock_within(key, 0, mode_of(shared)); })
                             : wait_interruptibly(session, key, timeout_ms, mode_of(shared));
@@ -127,28 +155,35 @@ public:
     }
 
     void cancel() {
-        advlock::session &session = open("cancel");
-        without_gil([&] { session.cancel(); });
+        session_call call(*this, "cancel");
+        without_gil([&] { call.session().cancel(); });
     }
-    void check() const { const_cast<python_session *>(this)->open("check").check(); }
-    bool lost() const {
-        return !session_ || advlock_session_check(session_->c_handle()) == ADVLOCK_ELOST;
+    void check() { session_call(*this, "check").session().check(); }
+    bool lost() {
+        try {
+            session_call call(*this, "lost");
+            return advlock_session_check(call.session().c_handle()) == ADVLOCK_ELOST;
+        } catch (const advlock::misuse &) {
+            return true;  // closed: it holds nothing any more
+        }
     }
     void verify() {
-        advlock::session &session = open("verify");
-        without_gil([&] { session.verify(); });
+        session_call call(*this, "verify");
+        without_gil([&] { call.session().verify(); });
     }
-    std::int32_t backend_pid() { return open("backend_pid").backend_pid(); }
+    std::int32_t backend_pid() { return session_call(*this, "backend_pid").session().backend_pid(); }
 
     std::vector<advlock::holder> holders(py::handle only) {
         std::optional<advlock::key> key;
         if (!only.is_none()) key = to_key(only, registry_);
-        advlock::session &session = open("holders");
+        session_call call(*this, "holders");
+        advlock::session &session = call.session();
         return without_gil([&] { return session.holders(registry_, key ? &*key : nullptr); });
     }
 
     void on_lost(py::object callback) {
-        advlock::session &session = open("on_lost");
+        session_call call(*this, "on_lost");
+        advlock::session &session = call.session();
         if (!callback.is_none() && !PyCallable_Check(callback.ptr())) {
             throw py::type_error("on_lost takes a callable (why: str) -> None, or None");
         }
@@ -168,27 +203,33 @@ public:
 
     void close() {
         open_sessions().erase(this);
-        if (!session_) return;
-        std::optional<advlock::session> closing = std::move(session_);
-        session_.reset();
+        {
+            std::lock_guard<std::mutex> guard(calls_mutex_);
+            if (!session_ || closing_) return;
+            closing_ = true;
+        }
         without_gil([&] {
+            // Calls still inside the session (a wait on another thread) end first.
+            std::unique_lock<std::mutex> guard(calls_mutex_);
+            while (calls_ > 0) {
+                session_->cancel();
+                calls_done_.wait_for(guard, 20ms);
+            }
+            std::optional<advlock::session> closing = std::move(session_);
+            session_.reset();
+            guard.unlock();
             closing->close();
             return 0;
         });
-        closing.reset();
         slot_->callback = py::none();
     }
-    bool closed() const { return !session_; }
+    bool closed() {
+        std::lock_guard<std::mutex> guard(calls_mutex_);
+        return !session_ || closing_;
+    }
     const py::object &registry() const { return registry_object_; }
 
 private:
-    advlock::session &open(const char *doing) {
-        if (!session_) {
-            throw advlock::misuse(ADVLOCK_EMISUSE, std::string("advlock.Session.") + doing + ": the session is closed", "");
-        }
-        return *session_;
-    }
-
     struct wait_state {
         std::mutex mutex;
         std::condition_variable done_changed;
@@ -250,6 +291,10 @@ private:
     py::object registry_object_;
     const advlock::registry *registry_ = nullptr;
     std::unique_ptr<lost_slot> slot_ = std::make_unique<lost_slot>();
+    std::mutex calls_mutex_;
+    std::condition_variable calls_done_;
+    int calls_ = 0;
+    bool closing_ = false;
     std::optional<advlock::session> session_;
 };
 
