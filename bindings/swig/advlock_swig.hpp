@@ -9,6 +9,7 @@
 // to its own exception classes. No lock behaviour is decided here.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -132,22 +133,38 @@ public:
 
     // nullptr when another session holds the lock.
     Lock *try_lock(const Key &key, bool shared) {
+        in_use call(*this, "try_lock");
         std::optional<advlock::lock> lock = session_.try_lock(key.native(), mode(shared));
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }
     // nullptr when the wait ran out; timeout_ms -1 waits as long as it takes.
     Lock *lock(const Key &key, bool shared, std::int64_t timeout_ms) {
+        in_use call(*this, "lock");
         std::optional<advlock::lock> lock = session_.lock_within(key.native(), timeout_ms, mode(shared));
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }
-    void cancel() { session_.cancel(); }
-    // For a language runtime taking its thread back from a wait (no throw).
+    void cancel() {
+        in_use call(*this, "cancel");
+        session_.cancel();
+    }
+    // For a language runtime taking its thread back from a wait in progress,
+    // which keeps the session open meanwhile (no throw).
     void cancel_quietly() noexcept { advlock_session_cancel(session_.c_handle()); }
-    void check() const { session_.check(); }
-    void verify() { session_.verify(); }
-    std::int32_t backend_pid() const { return session_.backend_pid(); }
+    void check() {
+        in_use call(*this, "check");
+        session_.check();
+    }
+    void verify() {
+        in_use call(*this, "verify");
+        session_.verify();
+    }
+    std::int32_t backend_pid() {
+        in_use call(*this, "backend_pid");
+        return session_.backend_pid();
+    }
 
     std::vector<Holder> holders(const Registry *registry, const Key *only) {
+        in_use call(*this, "holders");
         std::optional<advlock::key> key;
         if (only) key = only->native();
         std::vector<Holder> rows;
@@ -180,7 +197,18 @@ public:
     }
 
     // Ends the connection, releasing every lock; later calls throw misuse.
+    // Safe from any thread: calls still inside the session (a wait on another
+    // thread) are cancelled and finish first.
     void close() {
+        {
+            std::unique_lock<std::mutex> guard(calls_mutex_);
+            if (closing_) return;
+            closing_ = true;
+            while (calls_ > 0) {
+                session_.cancel();
+                calls_done_.wait_for(guard, std::chrono::milliseconds(20));
+            }
+        }
         session_.close();
         std::lock_guard<std::mutex> guard(state_->mutex);
         state_->closed = true;
@@ -188,6 +216,26 @@ public:
     }
 
 private:
+    // One call in progress inside the C session; close() waits for none to be left.
+    class in_use {
+    public:
+        in_use(Session &owner, const char *doing) : owner_(owner) {
+            std::lock_guard<std::mutex> guard(owner.calls_mutex_);
+            if (owner.closing_) {
+                throw advlock::misuse(ADVLOCK_EMISUSE, std::string("advlock: ") + doing + ": the session is closed", "");
+            }
+            ++owner.calls_;
+        }
+        in_use(const in_use &) = delete;
+        ~in_use() {
+            std::lock_guard<std::mutex> guard(owner_.calls_mutex_);
+            if (--owner_.calls_ == 0) owner_.calls_done_.notify_all();
+        }
+
+    private:
+        Session &owner_;
+    };
+
     struct lost_state {
         std::mutex mutex;
         std::condition_variable changed;
@@ -207,6 +255,10 @@ private:
     static advlock::mode mode(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
 
     std::shared_ptr<lost_state> state_ = std::make_shared<lost_state>();
+    std::mutex calls_mutex_;
+    std::condition_variable calls_done_;
+    int calls_ = 0;
+    bool closing_ = false;
     advlock::session session_;
 };
 

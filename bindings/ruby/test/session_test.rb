@@ -51,6 +51,20 @@ class SessionTest < Minitest::Test
     end
   end
 
+  def test_close_from_another_thread_ends_a_wait
+    Advlock.connect(AdvlockTest.url) do |holder|
+      held = holder.lock("close_while_waiting", timeout: 0)
+      waiter = Advlock.connect(AdvlockTest.url)
+      thread = Thread.new { waiter.lock("close_while_waiting") }
+      thread.report_on_exception = false
+      wait_until("the waiter") { holder.holders("close_while_waiting").any? { |h| !h.granted } }
+      waiter.close
+      assert_raises(Advlock::Canceled) { thread.join }
+      assert waiter.closed?
+      assert held.held?
+    end
+  end
+
   def test_shared_locks_and_holders
     Advlock.connect(AdvlockTest.url) do |a|
       Advlock.connect(AdvlockTest.url) do |b|
