@@ -19,6 +19,11 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DADVLOCK_BUILD
   -DADVLOCK_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" --target advlock_bench advlock_fault_tests advlock_fault_holder >/dev/null
 
+# Same condition for every contender: CPUs kept out of idle (see hold_cpus_awake.py).
+coproc AWAKE { python3 "$root/bench/hold_cpus_awake.py"; }
+read -r cpu_idle_state <&"${AWAKE[0]}"
+echo "$cpu_idle_state" >"$build/cpu_idle_state"
+
 results="$build/results.json"
 command="bench/run.sh (advlock_bench --benchmark_repetitions=$repetitions --benchmark_enable_random_interleaving=true)"
 "$root/scripts/with-postgres.sh" -- bash -c '
@@ -63,6 +68,6 @@ GEM_PATH="$build/ruby-gems:$(gem env gempath)" "$root/scripts/with-postgres.sh" 
   ruby "'"$root"'/bench/ruby/lock_cycle.rb" "$ADVLOCK_TEST_PG_URL" "'"$build"'/bench/advlock_bench" '"$repetitions"' \
     > "'"$ruby_results"'"
 '
-python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
+ADVLOCK_BENCH_CPU_IDLE="$(cat "$build/cpu_idle_state")" python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
   "$python_results" "$java_results" "$ruby_results" >"$root/docs/BENCHMARKS.md"
 echo "wrote docs/BENCHMARKS.md"

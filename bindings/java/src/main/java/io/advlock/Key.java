@@ -2,6 +2,7 @@ package io.advlock;
 
 import io.advlock.internal.NativeKey;
 import io.advlock.internal.NativeLibrary;
+import java.lang.ref.Cleaner;
 
 /**
  * A PostgreSQL advisory-lock key: a bigint, or a pair of int4 ("category, job
@@ -21,10 +22,15 @@ public final class Key {
         NativeLibrary.load();
     }
 
+    // The native copy a lock call needs is made once per Key and freed when the
+    // Key is garbage (a Cleaner, not a finalizer): no allocation per lock call.
+    private static final Cleaner NATIVE_KEYS = Cleaner.create();
+
     private final boolean pair;
     private final int k1;
     private final int k2;
     private final long bigint;
+    private volatile NativeKey nativeKey;
 
     private Key(boolean pair, int k1, int k2, long bigint) {
         this.pair = pair;
@@ -98,26 +104,26 @@ public final class Key {
 
     /** The statement advlock would run for this key, for running it through JDBC. */
     String sql(String kind, Mode mode) {
-        NativeKey key = toNative();
-        try {
-            return key.sql(kind, mode == Mode.SHARED);
-        } finally {
-            key.delete();
-        }
+        return toNative().sql(kind, mode == Mode.SHARED);
     }
 
     /** What that statement's boolean answer means (throws LockLostException for a failed unlock). */
     boolean sqlResult(String kind, boolean answer) {
-        NativeKey key = toNative();
-        try {
-            return key.sqlResult(kind, answer);
-        } finally {
-            key.delete();
-        }
+        return toNative().sqlResult(kind, answer);
     }
 
+    /** The native key, owned by this Key: callers must not delete it. */
     NativeKey toNative() {
-        return pair ? NativeKey.pair(k1, k2) : NativeKey.bigint(bigint);
+        NativeKey key = nativeKey;
+        if (key != null) return key;
+        synchronized (this) {
+            if (nativeKey == null) {
+                NativeKey made = pair ? NativeKey.pair(k1, k2) : NativeKey.bigint(bigint);
+                NATIVE_KEYS.register(this, made::delete);
+                nativeKey = made;
+            }
+            return nativeKey;
+        }
     }
 
     static Key of(NativeKey key) {

@@ -159,17 +159,13 @@ public final class LockSession implements AutoCloseable {
     public List<Holder> holders(Key key) {
         return call(() -> {
             NativeKey only = key == null ? null : key.toNative();
+            HolderVector rows = session.holders(registry == null ? null : registry.handle(), only);
             try {
-                HolderVector rows = session.holders(registry == null ? null : registry.handle(), only);
-                try {
-                    List<Holder> result = new ArrayList<>();
-                    for (int i = 0; i < rows.size(); i++) result.add(Holder.of(rows.get(i)));
-                    return Collections.unmodifiableList(result);
-                } finally {
-                    rows.delete();
-                }
+                List<Holder> result = new ArrayList<>();
+                for (int i = 0; i < rows.size(); i++) result.add(Holder.of(rows.get(i)));
+                return Collections.unmodifiableList(result);
             } finally {
-                if (only != null) only.delete();
+                rows.delete();
             }
         });
     }
@@ -250,16 +246,12 @@ public final class LockSession implements AutoCloseable {
         if (mode == null) throw new InvalidArgumentException(-3, "mode is null", "");
         return call(() -> {
             NativeKey k = key.toNative();
-            try {
-                NativeLock lock = timeoutMs == 0 ? session.tryLock(k, mode == Mode.SHARED)
-                                                 : session.lock(k, mode == Mode.SHARED, timeoutMs);
-                if (lock == null) return null;
-                Lock held = new Lock(this, lock, key, mode);
-                locks.add(held);
-                return held;
-            } finally {
-                k.delete();
-            }
+            NativeLock lock = timeoutMs == 0 ? session.tryLock(k, mode == Mode.SHARED)
+                                             : session.lock(k, mode == Mode.SHARED, timeoutMs);
+            if (lock == null) return null;
+            Lock held = new Lock(this, lock, key, mode);
+            locks.add(held);
+            return held;
         });
     }
 

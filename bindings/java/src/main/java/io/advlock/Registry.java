@@ -43,16 +43,11 @@ public final class Registry implements AutoCloseable {
 
     /** The name of the lock with this key, if the registry has one. */
     public Optional<String> nameOf(Key key) {
-        var k = key.toNative();
+        NativeRegistryEntry entry = handle().findKey(key.toNative());
         try {
-            NativeRegistryEntry entry = handle().findKey(k);
-            try {
-                return entry.getName().isEmpty() ? Optional.empty() : Optional.of(entry.getName());
-            } finally {
-                entry.delete();
-            }
+            return entry.getName().isEmpty() ? Optional.empty() : Optional.of(entry.getName());
         } finally {
-            k.delete();
+            entry.delete();
         }
     }
 
