@@ -1,8 +1,14 @@
 # frozen_string_literal: true
 
-# Build with scripts/ruby-gem.sh from the repository root: it stages the C/C++
-# sources and the SWIG wrapper into ext/advlock/ (build outputs, not committed),
-# then runs `gem build` here.
+# `gem build advlock.gemspec` here, then `gem install advlock-0.1.0.gem`
+# (scripts/ruby-gem.sh does both). Building from a checkout first stages the C
+# ABI and core sources and the SWIG wrapper into ext/advlock/ (build outputs,
+# not committed), so the .gem carries everything its extension compiles.
+stage = File.expand_path("../../scripts/ruby-gem-stage.sh", __dir__)
+if File.exist?(stage) && !system(stage)
+  raise "advlock: #{stage} failed; see its message above"
+end
+
 Gem::Specification.new do |spec|
   spec.name = "advlock"
   spec.version = "0.1.0" # kept equal to capi/include/advlock/version.h (tested)
