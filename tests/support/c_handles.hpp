@@ -44,6 +44,16 @@ inline Lock take(const Session &session, const advlock_key &key, advlock_mode mo
     return Lock(lock);
 }
 
+// The lock, waiting on the server up to timeout_ms; nullptr when it ran out.
+// For a lock whose holder just closed its connection: the server frees it on
+// its own time, shortly after the close returns.
+inline Lock take_waiting(const Session &session, const advlock_key &key, int64_t timeout_ms = 30000) {
+    advlock_lock *lock = nullptr;
+    const advlock_status status = advlock_session_lock(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE, timeout_ms);
+    EXPECT_TRUE(status == ADVLOCK_OK || status == ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
+    return Lock(lock);
+}
+
 // A key no other test uses: the advlock key of "<suite>.<test><suffix>".
 inline advlock_key test_key(const std::string &suffix = "") {
     const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
