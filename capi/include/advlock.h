@@ -96,6 +96,10 @@ typedef enum advlock_status {
     ADVLOCK_EUNSUPPORTED = -19,
     /* A configuration file is invalid; the message starts with file:line. */
     ADVLOCK_ECONFIG = -20,
+    /* Unsafe target: a node of a multi-primary cluster (MySQL Galera), where
+       a lock excludes only sessions on that same node. Refused unless the URL
+       says allow_cluster=true. */
+    ADVLOCK_ECLUSTER = -21,
 
     /* Not a status: makes the enum a full 32-bit int, so any value a caller
        or a newer library passes is a valid value of the type. */
@@ -105,7 +109,8 @@ typedef enum advlock_status {
 /* The enum's name as text ("ADVLOCK_ELOST"). Never NULL; a static string. */
 ADVLOCK_API const char *advlock_status_name(advlock_status status);
 
-/* 1 for ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER; 0 otherwise. */
+/* 1 for ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER, ADVLOCK_ECLUSTER;
+   0 otherwise. */
 ADVLOCK_API int advlock_status_is_unsafe_target(advlock_status status);
 
 /* ------------------------------------------------------------------------ */
@@ -392,6 +397,20 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
  * every 10 ms; its locks are lost only if their files are removed, which
  * advlock_session_check notices; it cannot hold one key in both modes
  * (ADVLOCK_EUNSUPPORTED). Lock files are never deleted.
+ *
+ * "mysql://USER:PASSWORD@HOST:PORT/DB" or "mariadb://..." open a MySQL or
+ * MariaDB session on GET_LOCK user locks, over MariaDB Connector/C with
+ * automatic reconnection off. URL parameters: scope=PREFIX (lock names become
+ * "PREFIX:name": MySQL lock names are server-wide), socket=PATH,
+ * connect_timeout=SECONDS (10), allow_cluster=true (accept a Galera node:
+ * otherwise ADVLOCK_ECLUSTER), application_name=TEXT. allow_standby accepts a
+ * read-only server (ADVLOCK_EREADONLY otherwise). Names are used as they are,
+ * 1-64 characters counting the scope (longer: ADVLOCK_EKEY); keys become
+ * "advlock:K1:K2" / "advlock:N". MariaDB compares lock names case-sensitively,
+ * MySQL ignoring case: do not tell locks apart by case alone. No shared mode
+ * and no run ledger (ADVLOCK_EUNSUPPORTED). The server ends an idle lock
+ * connection after 25 s (wait_timeout), freeing its locks; the watchdog's
+ * heartbeat keeps a live one from idling.
  */
 ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const char *url,
                                                 const advlock_session_options *opts);
@@ -439,6 +458,21 @@ ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
 ADVLOCK_API advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session,
                                                 const advlock_key *key, advlock_mode mode,
                                                 int64_t timeout_ms);
+
+/*
+ * The same, naming the lock by name (1..ADVLOCK_NAME_MAX_BYTES bytes of UTF-8,
+ * name_len may be ADVLOCK_NUL_TERMINATED). PostgreSQL and the local backend
+ * lock the name's advlock key (advlock_key_from_name), so these equal
+ * advlock_session_try_lock / advlock_session_lock with that key there. MySQL
+ * and MariaDB lock the name itself, as GET_LOCK('name') in other programs
+ * does: call these for names, since a key reaches MySQL only as its number
+ * ("advlock:K1:K2" or "advlock:N"), never as the name it was made from.
+ */
+ADVLOCK_API advlock_status advlock_session_try_lock_name(advlock_lock **out, advlock_session *session,
+                                                         const char *name, size_t name_len, advlock_mode mode);
+ADVLOCK_API advlock_status advlock_session_lock_name(advlock_lock **out, advlock_session *session,
+                                                     const char *name, size_t name_len, advlock_mode mode,
+                                                     int64_t timeout_ms);
 
 /* Interrupt an advlock_session_lock() wait in progress on another thread. Safe
    from any thread; does nothing when no wait is in progress. */
@@ -541,6 +575,15 @@ typedef struct advlock_holders advlock_holders;
 ADVLOCK_API advlock_status advlock_session_holders(advlock_holders **out, advlock_session *session,
                                                    const advlock_registry *registry,
                                                    const advlock_key *only_key);
+/* As advlock_session_holders, restricted to the lock of that name. */
+ADVLOCK_API advlock_status advlock_session_holders_name(advlock_holders **out, advlock_session *session,
+                                                        const advlock_registry *registry, const char *name,
+                                                        size_t name_len);
+/* What the server could not show, or NULL when the list is complete (always
+   NULL on PostgreSQL). MariaDB lists no waiters, and without its
+   metadata_lock_info plugin only the registry's locks and the asked one.
+   Valid until advlock_holders_free. */
+ADVLOCK_API const char *advlock_holders_note(const advlock_holders *holders);
 ADVLOCK_API size_t advlock_holders_count(const advlock_holders *holders);
 /* The index-th row, or NULL when out of range; valid until advlock_holders_free. */
 ADVLOCK_API const advlock_holder *advlock_holders_at(const advlock_holders *holders, size_t index);

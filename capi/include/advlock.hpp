@@ -56,6 +56,7 @@ ADVLOCK_HPP_ERROR(unsafe_target, error);       // base of the three below
 ADVLOCK_HPP_ERROR(standby_target, unsafe_target);    // ADVLOCK_ESTANDBY
 ADVLOCK_HPP_ERROR(read_only_target, unsafe_target);  // ADVLOCK_EREADONLY
 ADVLOCK_HPP_ERROR(pooler_target, unsafe_target);     // ADVLOCK_EPOOLER
+ADVLOCK_HPP_ERROR(cluster_target, unsafe_target);    // ADVLOCK_ECLUSTER
 ADVLOCK_HPP_ERROR(lock_lost, error);           // ADVLOCK_ELOST
 ADVLOCK_HPP_ERROR(canceled, error);            // ADVLOCK_ECANCELED
 ADVLOCK_HPP_ERROR(capacity_error, error);      // ADVLOCK_ECAPACITY
@@ -86,6 +87,7 @@ namespace detail {
         case ADVLOCK_ESTANDBY: throw standby_target(status, message, sqlstate);
         case ADVLOCK_EREADONLY: throw read_only_target(status, message, sqlstate);
         case ADVLOCK_EPOOLER: throw pooler_target(status, message, sqlstate);
+        case ADVLOCK_ECLUSTER: throw cluster_target(status, message, sqlstate);
         case ADVLOCK_ELOST: throw lock_lost(status, message, sqlstate);
         case ADVLOCK_ECANCELED: throw canceled(status, message, sqlstate);
         case ADVLOCK_ECAPACITY: throw capacity_error(status, message, sqlstate);
@@ -114,10 +116,13 @@ public:
     static key pair(std::int32_t k1, std::int32_t k2) { return key(advlock_key_pair(k1, k2)); }
 
     // The frozen advlock scheme (SHA-256 of "advlock:" + name). Throws bad_key.
+    // The key keeps the name: MySQL sessions lock the name itself.
     static key from_name(std::string_view name) {
         advlock_key k;
         detail::check(advlock_key_from_name(&k, name.data(), name.size()));
-        return key(k);
+        key made(k);
+        made.name_ = std::string(name);
+        return made;
     }
 
     // The with_advisory_lock gem's scheme. Throws bad_key.
@@ -127,8 +132,10 @@ public:
         return key(k);
     }
 
-    // "100:1", "-42" or "name:TEXT". Throws bad_key.
+    // "100:1", "-42" or "name:TEXT" (which keeps the name). Throws bad_key.
     static key parse(std::string_view text) {
+        constexpr std::string_view name_prefix = "name:";
+        if (text.substr(0, name_prefix.size()) == name_prefix) return from_name(text.substr(name_prefix.size()));
         advlock_key k;
         detail::check(advlock_key_parse(&k, text.data(), text.size()));
         return key(k);
@@ -144,6 +151,9 @@ public:
 
     bool is_pair() const { return key_.space == ADVLOCK_KEY_PAIR; }
     const advlock_key &c_key() const { return key_; }
+    // The name the key was made from (from_name, "name:" text, a registry
+    // entry without its own key), if any.
+    const std::optional<std::string> &name() const { return name_; }
 
     std::string to_string() const {
         char text[ADVLOCK_KEY_TEXT_SIZE];
@@ -162,6 +172,7 @@ public:
 
 private:
     advlock_key key_;
+    std::optional<std::string> name_;
 };
 
 // ---- registry ------------------------------------------------------------------
@@ -176,7 +187,9 @@ public:
     advlock::key key() const {
         advlock_key k;
         detail::check(advlock_registry_entry_key(&k, entry_));
-        return advlock::key(k);
+        // An entry without a key of its own locks its name (on MySQL, the name itself).
+        advlock::key named = advlock::key::from_name(name());
+        return named == advlock::key(k) ? named : advlock::key(k);
     }
 
 private:
@@ -335,8 +348,11 @@ public:
     std::optional<lock> try_lock(const key &k, mode m = mode::exclusive) {
         require_open("try_lock");
         advlock_lock *l = nullptr;
-        if (detail::check(advlock_session_try_lock(&l, handle_.get(), &k.c_key(), static_cast<advlock_mode>(m))) ==
-            ADVLOCK_NOT_ACQUIRED) {
+        const advlock_mode c_mode = static_cast<advlock_mode>(m);
+        const advlock_status status =
+            k.name() ? advlock_session_try_lock_name(&l, handle_.get(), k.name()->data(), k.name()->size(), c_mode)
+                     : advlock_session_try_lock(&l, handle_.get(), &k.c_key(), c_mode);
+        if (detail::check(status) == ADVLOCK_NOT_ACQUIRED) {
             return std::nullopt;
         }
         return lock(l);
@@ -347,8 +363,12 @@ public:
     std::optional<lock> lock_within(const key &k, std::int64_t timeout_ms, mode m = mode::exclusive) {
         require_open("lock_within");
         advlock_lock *l = nullptr;
-        if (detail::check(advlock_session_lock(&l, handle_.get(), &k.c_key(), static_cast<advlock_mode>(m),
-                                               timeout_ms)) == ADVLOCK_NOT_ACQUIRED) {
+        const advlock_mode c_mode = static_cast<advlock_mode>(m);
+        const advlock_status status =
+            k.name() ? advlock_session_lock_name(&l, handle_.get(), k.name()->data(), k.name()->size(), c_mode,
+                                                 timeout_ms)
+                     : advlock_session_lock(&l, handle_.get(), &k.c_key(), c_mode, timeout_ms);
+        if (detail::check(status) == ADVLOCK_NOT_ACQUIRED) {
             return std::nullopt;
         }
         return lock(l);
@@ -375,12 +395,18 @@ public:
         detail::check(advlock_session_set_lost_callback(handle_.get(), &session::trampoline, handler_.get()));
     }
 
-    std::vector<holder> holders(const registry *names = nullptr, const key *only = nullptr) {
+    // note (may be NULL) receives what the server could not show, or "".
+    std::vector<holder> holders(const registry *names = nullptr, const key *only = nullptr,
+                                std::string *note = nullptr) {
         require_open("holders");
         advlock_holders *raw = nullptr;
-        detail::check(advlock_session_holders(&raw, handle_.get(), names ? names->c_handle() : nullptr,
-                                              only ? &only->c_key() : nullptr));
+        const advlock_registry *c_names = names ? names->c_handle() : nullptr;
+        detail::check(only && only->name()
+                          ? advlock_session_holders_name(&raw, handle_.get(), c_names, only->name()->data(),
+                                                         only->name()->size())
+                          : advlock_session_holders(&raw, handle_.get(), c_names, only ? &only->c_key() : nullptr));
         std::unique_ptr<advlock_holders, void (*)(advlock_holders *)> list(raw, &advlock_holders_free);
+        if (note) note->assign(advlock_holders_note(raw) ? advlock_holders_note(raw) : "");
         const auto text = [](const char *s) { return s ? std::optional<std::string>(s) : std::nullopt; };
         std::vector<holder> rows;
         for (std::size_t i = 0; i < advlock_holders_count(raw); ++i) {

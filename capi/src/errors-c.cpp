@@ -113,13 +113,15 @@ const char *advlock_status_name(advlock_status status) {
         case ADVLOCK_ESERVER: return "ADVLOCK_ESERVER";
         case ADVLOCK_EUNSUPPORTED: return "ADVLOCK_EUNSUPPORTED";
         case ADVLOCK_ECONFIG: return "ADVLOCK_ECONFIG";
+        case ADVLOCK_ECLUSTER: return "ADVLOCK_ECLUSTER";
         default: break;
     }
     return "ADVLOCK_UNKNOWN_STATUS";
 }
 
 int advlock_status_is_unsafe_target(advlock_status status) {
-    return status == ADVLOCK_ESTANDBY || status == ADVLOCK_EREADONLY || status == ADVLOCK_EPOOLER;
+    return status == ADVLOCK_ESTANDBY || status == ADVLOCK_EREADONLY || status == ADVLOCK_EPOOLER ||
+           status == ADVLOCK_ECLUSTER;
 }
 
 const char *advlock_version(void) { return ADVLOCK_VERSION; }

@@ -1,4 +1,5 @@
 // Listing holders and waiters.
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -11,7 +12,7 @@ namespace core = advlock::core;
 
 // The core's rows, and C views whose strings point into them.
 struct advlock_holders {
-    std::vector<core::Holder> rows;
+    core::HolderList list;
     std::vector<advlock_holder> views;
 };
 
@@ -39,23 +40,47 @@ advlock_holder view_of(const core::Holder &h) {
 
 }  // namespace
 
+namespace {
+
+advlock_status list_holders(const char *name, advlock_holders **out, advlock_session *session,
+                            const advlock_registry *registry,
+                            const std::function<std::optional<core::LockTarget>(const char *)> &only) {
+    if (out) *out = nullptr;
+    return guarded(name, [&](const char *function) {
+        require(out, function, "out");
+        require(session, function, "session");
+        const std::optional<core::LockTarget> only_target = only(function);
+        auto list = std::make_unique<advlock_holders>();
+        list->list = session->session->holders(registry ? &registry->registry : nullptr, only_target);
+        list->views.reserve(list->list.rows.size());
+        for (const core::Holder &row : list->list.rows) list->views.push_back(view_of(row));
+        *out = list.release();
+        return ADVLOCK_OK;
+    });
+}
+
+}  // namespace
+
 extern "C" {
 
 advlock_status advlock_session_holders(advlock_holders **out, advlock_session *session,
                                        const advlock_registry *registry, const advlock_key *only_key) {
-    if (out) *out = nullptr;
-    return guarded(__func__, [&](const char *function) {
-        require(out, function, "out");
-        require(session, function, "session");
-        std::optional<core::Key> only;
-        if (only_key) only = advlock::capi::to_core(*only_key, function);
-        auto list = std::make_unique<advlock_holders>();
-        list->rows = session->session->holders(registry ? &registry->registry : nullptr, only);
-        list->views.reserve(list->rows.size());
-        for (const core::Holder &row : list->rows) list->views.push_back(view_of(row));
-        *out = list.release();
-        return ADVLOCK_OK;
+    return list_holders(__func__, out, session, registry, [&](const char *function) -> std::optional<core::LockTarget> {
+        if (!only_key) return std::nullopt;
+        return core::LockTarget(advlock::capi::to_core(*only_key, function));
     });
+}
+
+advlock_status advlock_session_holders_name(advlock_holders **out, advlock_session *session,
+                                            const advlock_registry *registry, const char *name, size_t name_len) {
+    return list_holders(__func__, out, session, registry, [&](const char *function) -> std::optional<core::LockTarget> {
+        require(name, function, "name");
+        return core::LockTarget::named({name, advlock::capi::string_length(name, name_len)});
+    });
+}
+
+const char *advlock_holders_note(const advlock_holders *holders) {
+    return holders && !holders->list.note.empty() ? holders->list.note.c_str() : nullptr;
 }
 
 size_t advlock_holders_count(const advlock_holders *holders) { return holders ? holders->views.size() : 0; }

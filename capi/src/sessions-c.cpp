@@ -7,10 +7,13 @@
 #include "handles.hpp"
 #include "local/local_lock_directory.hpp"
 #include "local/local_session.hpp"
+#include "mysql/mysql_session.hpp"
+#include "mysql/mysql_url.hpp"
 #include "postgres/pg_session.hpp"
 
 using advlock::capi::guarded;
 using advlock::capi::require;
+using advlock::capi::string_length;
 namespace core = advlock::core;
 
 namespace advlock::capi {
@@ -25,17 +28,17 @@ core::LockMode to_core(advlock_mode mode, const char *function) {
                                 " is neither ADVLOCK_EXCLUSIVE (0) nor ADVLOCK_SHARED (1)");
 }
 
-// The shared path of try_lock and lock: the handle is allocated before the
-// lock is taken, so an allocation failure cannot strand a held lock.
-template <typename Take>
-advlock_status acquire(const char *name, advlock_lock **out, advlock_session *session, const advlock_key *key,
-                       advlock_mode mode, Take &&take) {
+// The shared path of every try_lock and lock: the handle is allocated before
+// the lock is taken, so an allocation failure cannot strand a held lock.
+// target() names the lock (a key or a name) and may throw for bad input.
+template <typename Target, typename Take>
+advlock_status acquire(const char *name, advlock_lock **out, advlock_session *session, advlock_mode mode,
+                       Target &&target, Take &&take) {
     if (out) *out = nullptr;
     return guarded(name, [&](const char *function) {
         require(out, function, "out");
         require(session, function, "session");
-        require(key, function, "key");
-        const core::Key wanted = to_core(*key, function);
+        const core::LockTarget wanted = target(function);
         const core::LockMode lock_mode = to_core(mode, function);
         std::unique_ptr<advlock_lock> handle(new advlock_lock{{session->session, wanted, lock_mode}});
         if (!take(*session->session, wanted, lock_mode)) {
@@ -45,6 +48,33 @@ advlock_status acquire(const char *name, advlock_lock **out, advlock_session *se
         *out = handle.release();
         return ADVLOCK_OK;
     });
+}
+
+// The lock a key argument names.
+inline auto by_key(const advlock_key *key) {
+    return [key](const char *function) {
+        require(key, function, "key");
+        return core::LockTarget(to_core(*key, function));
+    };
+}
+
+// The lock a name argument names.
+inline auto by_name(const char *name, size_t name_len) {
+    return [name, name_len](const char *function) {
+        require(name, function, "name");
+        return core::LockTarget::named({name, string_length(name, name_len)});
+    };
+}
+
+inline auto try_taking() {
+    return [](core::LockSession &s, const core::LockTarget &t, core::LockMode m) { return s.try_lock(t, m); };
+}
+
+inline auto taking_within(int64_t timeout_ms) {
+    return [timeout_ms](core::LockSession &s, const core::LockTarget &t, core::LockMode m) {
+        require_timeout(timeout_ms, "advlock_session_lock");
+        return s.lock(t, m, timeout_ms);
+    };
 }
 
 namespace {
@@ -111,6 +141,13 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
         std::shared_ptr<core::LockSession> opened;
         if (core::is_local_url(url)) {
             opened = core::LocalSession::open(url);
+        } else if (core::is_mysql_url(url)) {
+            core::MysqlSessionOptions mysql_options;
+            mysql_options.connect.application_name = session_options.connect.application_name;
+            mysql_options.connect.allow_read_only = session_options.connect.allow_standby;
+            mysql_options.heartbeat_interval_ms = session_options.heartbeat_interval_ms;
+            mysql_options.heartbeat_deadline_ms = session_options.heartbeat_deadline_ms;
+            opened = core::MysqlSession::open(url, mysql_options);
         } else {
             opened = core::PgSession::open(url, session_options);
         }
@@ -131,17 +168,26 @@ void advlock_session_close(advlock_session *session) {
 
 advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
                                         advlock_mode mode) {
-    return advlock::capi::acquire(__func__, out, session, key, mode, [&](core::LockSession &s, const core::Key &k,
-                                                                         core::LockMode m) { return s.try_lock(k, m); });
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_key(key),
+                                  advlock::capi::try_taking());
 }
 
 advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
                                     advlock_mode mode, int64_t timeout_ms) {
-    return advlock::capi::acquire(__func__, out, session, key, mode,
-                                  [&](core::LockSession &s, const core::Key &k, core::LockMode m) {
-                                      advlock::capi::require_timeout(timeout_ms, "advlock_session_lock");
-                                      return s.lock(k, m, timeout_ms);
-                                  });
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_key(key),
+                                  advlock::capi::taking_within(timeout_ms));
+}
+
+advlock_status advlock_session_try_lock_name(advlock_lock **out, advlock_session *session, const char *name,
+                                             size_t name_len, advlock_mode mode) {
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_name(name, name_len),
+                                  advlock::capi::try_taking());
+}
+
+advlock_status advlock_session_lock_name(advlock_lock **out, advlock_session *session, const char *name,
+                                         size_t name_len, advlock_mode mode, int64_t timeout_ms) {
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_name(name, name_len),
+                                  advlock::capi::taking_within(timeout_ms));
 }
 
 advlock_status advlock_session_cancel(advlock_session *session) {

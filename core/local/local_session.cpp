@@ -103,7 +103,8 @@ void LocalSession::check() const {
     check_files_locked();
 }
 
-void LocalSession::verify_held(const Key &key, LockMode mode) {
+void LocalSession::verify_held(const LockTarget &target, LockMode mode) {
+    const Key &key = target.key();
     Call scope(*this);
     require_usable("verify", &key);
     const auto it = held_.find(key);
@@ -139,13 +140,15 @@ bool LocalSession::attempt_locked(const Key &key, LockMode mode) {
     return true;
 }
 
-bool LocalSession::try_lock(const Key &key, LockMode mode) {
+bool LocalSession::try_lock(const LockTarget &target, LockMode mode) {
+    const Key &key = target.key();
     Call scope(*this);
     require_usable("try_lock", &key);
     return attempt_locked(key, mode);
 }
 
-bool LocalSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
+bool LocalSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms) {
+    const Key &key = target.key();
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
         cancel_requested_ = false;
@@ -170,7 +173,8 @@ void LocalSession::cancel() {
     wait_cv_.notify_all();
 }
 
-void LocalSession::unlock(const Key &key, LockMode mode) {
+void LocalSession::unlock(const LockTarget &target, LockMode mode) {
+    const Key &key = target.key();
     Call scope(*this);
     require_usable("unlock", &key);
     const auto it = held_.find(key);
@@ -192,7 +196,8 @@ void LocalSession::ledger_record(const std::string &job, const std::string &peri
     ledger_completed(job, period);
 }
 
-std::vector<Holder> LocalSession::holders(const Registry *registry, const std::optional<Key> &only_key) {
+HolderList LocalSession::holders(const Registry *registry, const std::optional<LockTarget> &only) {
+    const std::optional<Key> only_key = only ? std::optional<Key>(only->key()) : std::nullopt;
     Call scope(*this);
     require_usable("holders", nullptr);
     // The lock files of the directory, by inode...
@@ -233,7 +238,7 @@ std::vector<Holder> LocalSession::holders(const Registry *registry, const std::o
         }
         holders.push_back(std::move(h));
     }
-    return holders;
+    return {std::move(holders), {}};
 }
 
 }  // namespace advlock::core

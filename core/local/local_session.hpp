@@ -24,15 +24,15 @@ public:
     static std::shared_ptr<LocalSession> open(const std::string &url);
     ~LocalSession() override;
 
-    bool try_lock(const Key &key, LockMode mode) override;
-    void unlock(const Key &key, LockMode mode) override;
-    bool lock(const Key &key, LockMode mode, long long timeout_ms) override;
+    bool try_lock(const LockTarget &target, LockMode mode) override;
+    void unlock(const LockTarget &target, LockMode mode) override;
+    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms) override;
     void cancel() override;
-    std::vector<Holder> holders(const Registry *registry, const std::optional<Key> &only_key) override;
+    HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
     int server_session_id() const override;
     void check() const override;
     void verify() override { check(); }
-    void verify_held(const Key &key, LockMode mode) override;
+    void verify_held(const LockTarget &target, LockMode mode) override;
     void set_lost_callback(LossState::Callback callback) override { loss_.set_callback(std::move(callback)); }
     long long ledger_completed(const std::string &job, const std::string &period) override;
     void ledger_record(const std::string &job, const std::string &period, const std::string &host) override;

@@ -8,6 +8,7 @@
 #include "keys/key_text.hpp"
 #include "postgres/pg_errors.hpp"
 #include "postgres/pg_run_ledger.hpp"
+#include "session/heartbeat_settings.hpp"
 #include "text/message_text.hpp"
 #include "text/redact.hpp"
 
@@ -57,25 +58,9 @@ std::string wait_sql(const Key &key, LockMode mode, long long timeout_ms) {
            sql_with_literals(LockFunction::Lock, mode, key);
 }
 
-std::int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 void validate(const PgSessionOptions &options) {
-    const int interval = options.heartbeat_interval_ms, deadline = options.heartbeat_deadline_ms;
-    if (interval < pg_timeouts::kHeartbeatMinimumMs || deadline < pg_timeouts::kHeartbeatMinimumMs) {
-        throw InvalidArgument("heartbeat interval " + std::to_string(interval) + " ms and deadline " +
-                              std::to_string(deadline) + " ms: both must be at least " +
-                              std::to_string(pg_timeouts::kHeartbeatMinimumMs) + " ms");
-    }
-    if (static_cast<long long>(interval) + deadline >= pg_timeouts::kServerDropsSilentClientMs) {
-        throw InvalidArgument(
-            "heartbeat interval " + std::to_string(interval) + " ms + deadline " + std::to_string(deadline) +
-            " ms must stay below the " + std::to_string(pg_timeouts::kServerDropsSilentClientMs) +
-            " ms after which the server frees the locks of a silent client; otherwise, after a network loss, "
-            "another job could take the lock before this one learns it lost it");
-    }
+    validate_heartbeat(options.heartbeat_interval_ms, options.heartbeat_deadline_ms,
+                       pg_timeouts::kServerDropsSilentClientMs);
 }
 
 }  // namespace
@@ -85,11 +70,11 @@ void validate(const PgSessionOptions &options) {
 class PgSession::Call {
 public:
     explicit Call(PgSession &session) : session_(session), lock_(session.mutex_) {
-        session_.calls_in_progress_.fetch_add(1);
+        session_.signals_.calls_in_progress.fetch_add(1);
     }
     ~Call() {
-        session_.last_call_end_ns_.store(now_ns());
-        session_.calls_in_progress_.fetch_sub(1);
+        session_.signals_.last_call_end_ns.store(WatchSignals::now_ns());
+        session_.signals_.calls_in_progress.fetch_sub(1);
         lock_.unlock();
         session_.loss_.fire_if_pending();
     }
@@ -159,7 +144,8 @@ void PgSession::fail(const PGresult *result, const std::string &doing) {
     throw_pg_error(conn, result, doing, false, connection_.secrets());
 }
 
-bool PgSession::try_lock(const Key &key, LockMode mode) {
+bool PgSession::try_lock(const LockTarget &target, LockMode mode) {
+    const Key &key = target.key();
     Call scope(*this);
     require_usable("try_lock", &key);
     return try_lock_locked(key, mode);
@@ -171,7 +157,8 @@ bool PgSession::try_lock_locked(const Key &key, LockMode mode) {
     return true;
 }
 
-void PgSession::unlock(const Key &key, LockMode mode) {
+void PgSession::unlock(const LockTarget &target, LockMode mode) {
+    const Key &key = target.key();
     Call scope(*this);
     require_usable("unlock", &key);
     auto &holds = holds_[mode_index(mode)];
@@ -188,7 +175,8 @@ void PgSession::unlock(const Key &key, LockMode mode) {
     }
 }
 
-bool PgSession::lock(const Key &key, LockMode mode, long long timeout_ms) {
+bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms) {
+    const Key &key = target.key();
     Call scope(*this);
     require_usable("lock", &key);
     {
@@ -249,10 +237,11 @@ void PgSession::cancel() {
     if (waiting_) connection_.cancel_running_statement(nullptr);
 }
 
-std::vector<Holder> PgSession::holders(const Registry *registry, const std::optional<Key> &only_key) {
+HolderList PgSession::holders(const Registry *registry, const std::optional<LockTarget> &only) {
     Call scope(*this);
     require_usable("holders", nullptr);
-    return list_holders(connection_.get(), registry, only_key, identity_.backend_pid, connection_.secrets());
+    const std::optional<Key> only_key = only ? std::optional<Key>(only->key()) : std::nullopt;
+    return {list_holders(connection_.get(), registry, only_key, identity_.backend_pid, connection_.secrets()), {}};
 }
 
 void PgSession::verify() {
@@ -262,7 +251,8 @@ void PgSession::verify() {
     if (loss_.lost()) loss_.throw_lost("verify");
 }
 
-void PgSession::verify_held(const Key &key, LockMode mode) {
+void PgSession::verify_held(const LockTarget &target, LockMode mode) {
+    const Key &key = target.key();
     Call scope(*this);
     require_usable("verify", &key);
     if (count_locked(key, mode) == 0) {

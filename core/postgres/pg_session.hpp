@@ -25,6 +25,7 @@
 #include "postgres/pg_timeouts.hpp"
 #include "session/lock_session.hpp"
 #include "session/loss_state.hpp"
+#include "session/watch_loop.hpp"
 
 namespace advlock::core {
 
@@ -45,17 +46,17 @@ public:
     static std::shared_ptr<PgSession> open(const std::string &url, const PgSessionOptions &options);
     ~PgSession() override;
 
-    bool try_lock(const Key &key, LockMode mode) override;
-    void unlock(const Key &key, LockMode mode) override;
+    bool try_lock(const LockTarget &target, LockMode mode) override;
+    void unlock(const LockTarget &target, LockMode mode) override;
     // lock_timeout + pg_advisory_lock in one round trip; after a failed wait,
     // pg_advisory_unlock releases a lock granted in the race.
-    bool lock(const Key &key, LockMode mode, long long timeout_ms) override;
+    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms) override;
     void cancel() override;
-    std::vector<Holder> holders(const Registry *registry, const std::optional<Key> &only_key) override;
+    HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
     int server_session_id() const override { return identity_.backend_pid; }
     void check() const override;
     void verify() override;
-    void verify_held(const Key &key, LockMode mode) override;
+    void verify_held(const LockTarget &target, LockMode mode) override;
     void set_lost_callback(LossState::Callback callback) override { loss_.set_callback(std::move(callback)); }
     long long ledger_completed(const std::string &job, const std::string &period) override;
     void ledger_record(const std::string &job, const std::string &period, const std::string &host) override;
@@ -107,10 +108,7 @@ private:
 
     // The watchdog, and what user calls tell it.
     std::thread watchdog_;
-    int wake_fd_ = -1;
-    std::atomic<bool> stopping_{false};
-    std::atomic<int> calls_in_progress_{0};
-    std::atomic<std::int64_t> last_call_end_ns_{0};
+    WatchSignals signals_;
 };
 
 }  // namespace advlock::core

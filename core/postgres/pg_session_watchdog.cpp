@@ -1,23 +1,11 @@
-// The watchdog of a PostgreSQL session: a thread that finds out, without any
-// call from the user, when the session's locks are gone.
-//
-//  - While the connection is idle it waits for the socket to become readable:
-//    a server ending the session sends a FATAL (or, when another backend
-//    crashed, a WARNING) and closes the connection; both are seen within
-//    milliseconds.
-//  - After heartbeat_interval without a round trip it sends the heartbeat
-//    (pg_heartbeat.hpp) and declares the session lost when no answer arrives
-//    within heartbeat_deadline: a silent network loss.
-//  - While the user's calls are running it leaves the socket to them (they
-//    see an ended session themselves) and only keeps time, so the hot path
-//    pays nothing for the watchdog.
-//
-// On a loss it records why and fires the lost callback once; it never
-// reconnects: taking the lock again is the user's decision, on a new session.
+// The watchdog of a PostgreSQL session (the loop: session/watch_loop.hpp).
+// While idle, a server ending the session sends a FATAL (or, when another
+// backend crashed, a WARNING) and closes the connection; the heartbeat
+// (pg_heartbeat.hpp) catches a silent network. On a loss it records why and
+// fires the lost callback once; it never reconnects: taking the lock again is
+// the user's decision, on a new session.
 #include <cerrno>
 #include <poll.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include "error.hpp"
 #include "postgres/pg_loss_notices.hpp"
@@ -31,11 +19,6 @@ namespace advlock::core {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// After a user call, the watchdog keeps off the socket this long: a burst of
-// calls then costs it one wake-up, not one per round trip. It is also the
-// longest a loss right after a call waits to be noticed.
-constexpr std::chrono::milliseconds kUserQuietPeriod{2};
 
 int milliseconds_until(Clock::time_point when) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now()).count();
@@ -54,17 +37,12 @@ void PgSession::start_watchdog() {
                                       trimmed_message(PQresultErrorMessage(prepared.get())),
                                   connection_.secrets()));
     }
-    wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (wake_fd_ < 0) throw ConnectError("cannot start the session's watchdog: eventfd failed");
+    if (!signals_.open()) throw ConnectError("cannot start the session's watchdog: eventfd failed");
     watchdog_ = std::thread([this] { watch(); });
 }
 
 void PgSession::stop_watchdog() noexcept {
-    stopping_.store(true);
-    if (wake_fd_ >= 0) {
-        const std::uint64_t one = 1;
-        [[maybe_unused]] const ssize_t written = ::write(wake_fd_, &one, sizeof one);
-    }
+    signals_.stop();
     if (watchdog_.joinable()) {
         // The lost callback runs on the watchdog thread and may end the
         // session; the thread then only returns, so let it go.
@@ -74,10 +52,7 @@ void PgSession::stop_watchdog() noexcept {
             watchdog_.join();
         }
     }
-    if (wake_fd_ >= 0) {
-        ::close(wake_fd_);
-        wake_fd_ = -1;
-    }
+    signals_.close();
 }
 
 void PgSession::on_notice(void *self, const PGresult *notice) {
@@ -152,41 +127,14 @@ void PgSession::heartbeat_locked() {
 }
 
 void PgSession::watch() {
-    const int socket = PQsocket(connection_.get());
-    Clock::time_point last_heartbeat = Clock::now();
-    while (!stopping_.load() && !loss_.lost()) {
-        const Clock::time_point last_call{Clock::duration(last_call_end_ns_.load())};
-        const Clock::time_point last_proof = std::max(last_heartbeat, last_call);
-        const Clock::time_point heartbeat_due = last_proof + heartbeat_interval_;
-        const bool user_busy =
-            calls_in_progress_.load() > 0 || Clock::now() - last_call < kUserQuietPeriod;
-
-        pollfd watched[2] = {{wake_fd_, POLLIN, 0}, {socket, POLLIN, 0}};
-        const int timeout = user_busy ? milliseconds_until(std::min(heartbeat_due, Clock::now() + kUserQuietPeriod))
-                                      : milliseconds_until(heartbeat_due);
-        const int ready = ::poll(watched, user_busy ? 1 : 2, timeout);
-        if (ready < 0 && errno != EINTR) {
-            declare_lost("the watchdog could not wait on the connection's socket");
-            break;
-        }
-        if (watched[0].revents) {  // woken: stopping, or just re-evaluate
-            std::uint64_t count;
-            [[maybe_unused]] const ssize_t drained = ::read(wake_fd_, &count, sizeof count);
-            continue;
-        }
-        if (user_busy) continue;
-        const bool readable = !user_busy && watched[1].revents != 0;
-        if (!readable && Clock::now() < heartbeat_due) continue;
-
-        std::unique_lock<std::mutex> lock(mutex_);
-        if (stopping_.load() || !connection_) break;
-        if (readable) consume_input_locked();
-        // A user call that ended meanwhile proves the connection alive too.
-        const Clock::time_point call_end{Clock::duration(last_call_end_ns_.load())};
-        if (!loss_.lost() && Clock::now() >= std::max(last_heartbeat, call_end) + heartbeat_interval_) {
-            heartbeat_locked();
-            last_heartbeat = Clock::now();
-        }
+    WatchHooks hooks;
+    hooks.socket = PQsocket(connection_.get());
+    hooks.heartbeat_interval = heartbeat_interval_;
+    hooks.connected = [this] { return static_cast<bool>(connection_); };
+    hooks.on_readable = [this] { consume_input_locked(); };
+    hooks.heartbeat = [this] { heartbeat_locked(); };
+    if (!run_watch_loop(signals_, mutex_, loss_, hooks)) {
+        declare_lost("the watchdog could not wait on the connection's socket");
     }
     loss_.fire_if_pending();  // last: the callback may end the session
 }

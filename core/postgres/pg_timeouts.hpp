@@ -41,7 +41,5 @@ constexpr int kServerDropsSilentClientMs = (10 + 3 * 5) * 1000;
 // The watchdog's heartbeat (client side).
 constexpr int kHeartbeatIntervalMs = 2000;
 constexpr int kHeartbeatDeadlineMs = 3000;
-// Below this, a heartbeat setting is a mistake (it would flood the server).
-constexpr int kHeartbeatMinimumMs = 10;
 
 }  // namespace advlock::core::pg_timeouts

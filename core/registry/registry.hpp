@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "keys/key.hpp"
+#include "keys/lock_target.hpp"
 
 namespace advlock::core {
 
@@ -54,5 +55,12 @@ private:
 
     friend class RegistryBuilder;
 };
+
+// What locking an entry locks: its name when its key is the name's (so MySQL,
+// which locks names, sees the same lock as a caller naming it directly), else
+// its key.
+inline LockTarget lock_target_of(const RegistryEntry &entry) {
+    return entry.key_from_name ? LockTarget::named(entry.name) : LockTarget(entry.key);
+}
 
 }  // namespace advlock::core

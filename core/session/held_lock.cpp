@@ -1,7 +1,6 @@
 #include "session/held_lock.hpp"
 
 #include "error.hpp"
-#include "keys/key_text.hpp"
 
 namespace advlock::core {
 
@@ -15,14 +14,14 @@ HeldLock::~HeldLock() {
 }
 
 void HeldLock::check() const {
-    if (released_) throw Misuse("lock " + format_key(key_) + " was released; it is no longer held");
+    if (released_) throw Misuse("lock " + target_.describe() + " was released; it is no longer held");
     session_->check();
 }
 
 void HeldLock::verify(bool strict) {
     check();
     if (strict) {
-        session_->verify_held(key_, mode_);
+        session_->verify_held(target_, mode_);
     } else {
         session_->verify();
     }
@@ -30,14 +29,14 @@ void HeldLock::verify(bool strict) {
 
 void HeldLock::release() {
     if (released_) {
-        throw Misuse("lock " + format_key(key_) + " was already released; each lock handle releases once");
+        throw Misuse("lock " + target_.describe() + " was already released; each lock handle releases once");
     }
     released_ = true;
     if (session_->is_closed()) {
-        throw Misuse("lock " + format_key(key_) +
+        throw Misuse("lock " + target_.describe() +
                      " cannot be released: its session was closed, which released it on the server");
     }
-    session_->unlock(key_, mode_);
+    session_->unlock(target_, mode_);
 }
 
 }  // namespace advlock::core

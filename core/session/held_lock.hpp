@@ -5,15 +5,14 @@
 
 #include <memory>
 
-#include "keys/key.hpp"
 #include "session/lock_session.hpp"
 
 namespace advlock::core {
 
 class HeldLock {
 public:
-    HeldLock(std::shared_ptr<LockSession> session, const Key &key, LockMode mode)
-        : session_(std::move(session)), key_(key), mode_(mode) {}
+    HeldLock(std::shared_ptr<LockSession> session, LockTarget target, LockMode mode)
+        : session_(std::move(session)), target_(std::move(target)), mode_(mode) {}
     ~HeldLock();
 
     HeldLock(const HeldLock &) = delete;
@@ -34,12 +33,12 @@ public:
     void mark_not_held() noexcept { released_ = true; }
 
     bool released() const { return released_; }
-    const Key &key() const { return key_; }
+    const LockTarget &target() const { return target_; }
     LockMode mode() const { return mode_; }
 
 private:
     std::shared_ptr<LockSession> session_;
-    Key key_;
+    LockTarget target_;
     LockMode mode_;
     bool released_ = false;
 };

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "keys/key.hpp"
 #include "session/lock_mode.hpp"
@@ -23,6 +24,13 @@ struct Holder {
     long long wait_start_unix_us = 0;     // waiters, PostgreSQL 14+; 0 otherwise
     // pg_stat_activity hid this session's details: the role needs pg_read_all_stats.
     bool details_hidden = false;
+};
+
+// A listing, and what the server could not show (empty when it showed all):
+// MySQL and MariaDB do not always list every lock or its waiters.
+struct HolderList {
+    std::vector<Holder> rows;
+    std::string note;
 };
 
 }  // namespace advlock::core

@@ -1,13 +1,15 @@
-// What every backend's session offers (PostgreSQL now; MySQL and the local
-// flock backend later): one dedicated connection that holds locks. Sessions
+// What every backend's session offers (PostgreSQL, MySQL/MariaDB, the local
+// flock backend): one dedicated connection that holds locks. Sessions
 // serialise their own calls, so one may be used from several threads.
+// Locks are named by a LockTarget: a key, or a name (which only MySQL uses as
+// text; the others lock the name's advlock key).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "keys/key.hpp"
+#include "keys/lock_target.hpp"
 #include "session/holder.hpp"
 #include "session/lock_mode.hpp"
 #include "session/loss_state.hpp"
@@ -21,24 +23,24 @@ public:
     virtual ~LockSession() = default;
 
     // true: acquired (and counted); false: another session holds it.
-    virtual bool try_lock(const Key &key, LockMode mode) = 0;
+    virtual bool try_lock(const LockTarget &target, LockMode mode) = 0;
 
     // Release one acquisition. Throws LockLost when the server says this
     // session did not hold it, Misuse when the session is closed or this
     // session never took it.
-    virtual void unlock(const Key &key, LockMode mode) = 0;
+    virtual void unlock(const LockTarget &target, LockMode mode) = 0;
 
     // Wait on the server until granted (true) or timeout_ms passes (false);
     // timeout_ms < 0 waits without limit, 0 does not wait. Throws Canceled when
     // cancel() interrupts the wait. A failed wait never leaves a lock behind.
-    virtual bool lock(const Key &key, LockMode mode, long long timeout_ms) = 0;
+    virtual bool lock(const LockTarget &target, LockMode mode, long long timeout_ms) = 0;
 
     // Interrupt a lock() wait in progress, from any thread. No effect otherwise.
     virtual void cancel() = 0;
 
-    // Who holds or waits for locks (only_key: just that key), named from the
+    // Who holds or waits for locks (only: just that lock), named from the
     // registry when given. Never takes a lock.
-    virtual std::vector<Holder> holders(const Registry *registry, const std::optional<Key> &only_key) = 0;
+    virtual HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) = 0;
 
     // The server's id for this session (PostgreSQL: the backend pid).
     virtual int server_session_id() const = 0;
@@ -53,7 +55,7 @@ public:
 
     // As verify(), and asks the server's lock table whether this session holds
     // the key in that mode (cost grows with the server's lock table).
-    virtual void verify_held(const Key &key, LockMode mode) = 0;
+    virtual void verify_held(const LockTarget &target, LockMode mode) = 0;
 
     // Called once, on whichever thread finds out, when the locks are lost.
     virtual void set_lost_callback(LossState::Callback callback) = 0;

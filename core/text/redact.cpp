@@ -4,8 +4,6 @@
 
 namespace advlock::core {
 
-namespace {
-
 std::string percent_decode(std::string_view text) {
     std::string out;
     const auto hex = [](char c) -> int {
@@ -24,6 +22,8 @@ std::string percent_decode(std::string_view text) {
     }
     return out;
 }
+
+namespace {
 
 void add_secret(std::vector<std::string> &secrets, std::string_view raw) {
     if (raw.empty()) return;

@@ -13,6 +13,9 @@ namespace advlock::core {
 // percent-decoded forms of the password. Works on malformed input too.
 std::vector<std::string> secrets_in_conninfo(std::string_view conninfo);
 
+// "%2F" and friends decoded; a '%' not followed by two hex digits stays as is.
+std::string percent_decode(std::string_view text);
+
 // message with every occurrence of every non-empty secret replaced by "********".
 std::string redact(std::string message, const std::vector<std::string> &secrets);
 

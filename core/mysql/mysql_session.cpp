@@ -1,0 +1,256 @@
+#include "mysql/mysql_session.hpp"
+
+#include <cstdio>
+
+#include "error.hpp"
+#include "mysql/mysql_errors.hpp"
+#include "mysql/mysql_holders.hpp"
+#include "mysql/mysql_lock_name.hpp"
+#include "session/heartbeat_settings.hpp"
+#include "text/message_text.hpp"
+#include "text/redact.hpp"
+
+namespace advlock::core {
+
+namespace {
+
+// The longest single GET_LOCK wait; a wait without limit repeats it.
+constexpr long long kLongestWaitMs = 24LL * 3600 * 1000;
+
+// "12.345": GET_LOCK takes fractional seconds (MariaDB 10.1+, MySQL 5.7+).
+std::string seconds_text(long long ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%lld.%03lld", ms / 1000, ms % 1000);
+    return text;
+}
+
+}  // namespace
+
+// One user call: holds the connection, tells the watchdog the user is busy,
+// and fires the lost callback (outside the lock) if the call found a loss.
+class MysqlSession::Call {
+public:
+    explicit Call(MysqlSession &session) : session_(session), lock_(session.mutex_) {
+        session_.signals_.calls_in_progress.fetch_add(1);
+    }
+    ~Call() {
+        session_.signals_.last_call_end_ns.store(WatchSignals::now_ns());
+        session_.signals_.calls_in_progress.fetch_sub(1);
+        lock_.unlock();
+        session_.loss_.fire_if_pending();
+    }
+    Call(const Call &) = delete;
+    Call &operator=(const Call &) = delete;
+
+private:
+    MysqlSession &session_;
+    std::unique_lock<std::mutex> lock_;
+};
+
+MysqlSession::MysqlSession(MysqlConnection connection, const MysqlSessionOptions &options)
+    : connection_(std::move(connection)),
+      connection_id_(connection_.connection_id()),
+      heartbeat_interval_(options.heartbeat_interval_ms),
+      heartbeat_deadline_(options.heartbeat_deadline_ms) {}
+
+std::shared_ptr<MysqlSession> MysqlSession::open(const std::string &url, const MysqlSessionOptions &options) {
+    validate_heartbeat(options.heartbeat_interval_ms, options.heartbeat_deadline_ms,
+                       mysql_timeouts::kServerDropsIdleClientS * 1000LL);
+    const MysqlUrl parsed = parse_mysql_url(url);
+    std::shared_ptr<MysqlSession> session(new MysqlSession(MysqlConnection::open(parsed, options.connect), options));
+    session->start_watchdog();
+    return session;
+}
+
+MysqlSession::~MysqlSession() { close(); }
+
+void MysqlSession::close() noexcept {
+    if (closed_.exchange(true)) return;
+    cancel();  // a wait in progress on another thread ends, so the close need not wait for it
+    stop_watchdog();
+    std::lock_guard<std::mutex> guard(mutex_);
+    connection_.close();
+    holds_.clear();
+}
+
+std::string MysqlSession::mysql_lock_name_of(const LockTarget &target) const {
+    return mysql_lock_name(target, connection_.url().scope);
+}
+
+std::string MysqlSession::require_usable(const char *doing, const LockTarget *target, LockMode mode) const {
+    const std::string what = std::string(doing) + (target ? " " + target->describe() : std::string());
+    if (closed_.load() || !connection_) throw Misuse(what + ": the session is closed; open a new one");
+    if (loss_.lost()) loss_.throw_lost(what);
+    if (mode == LockMode::Shared) {
+        throw Unsupported(what + " (shared): MySQL and MariaDB user locks (GET_LOCK) have no shared mode; take it "
+                                 "exclusively, or use PostgreSQL for shared locks");
+    }
+    return what;
+}
+
+void MysqlSession::check() const { require_usable("check", nullptr, LockMode::Exclusive); }
+
+int MysqlSession::count_locked(const std::string &name) const {
+    const auto it = holds_.find(name);
+    return it == holds_.end() ? 0 : it->second;
+}
+
+void MysqlSession::fail(const std::string &doing) {
+    MYSQL *mysql = connection_.get();
+    if (mysql_connection_gone(mysql_errno(mysql))) {
+        declare_lost("the connection to the MySQL server was lost: " + std::string(mysql_error(mysql)) +
+                     " (MySQL error " + std::to_string(mysql_errno(mysql)) + ")");
+        loss_.throw_lost(doing);
+    }
+    throw_mysql_error(mysql, doing, connection_.secrets());
+}
+
+bool MysqlSession::get_lock_locked(const std::string &name, const std::string &seconds, const std::string &doing) {
+    std::optional<std::string> granted;
+    try {
+        granted = connection_.query_value("SELECT GET_LOCK(" + connection_.literal(name) + ", " + seconds + ")", doing);
+    } catch (const ConnectError &) {
+        fail(doing);
+    }
+    if (granted && *granted == "1") {
+        ++holds_[name];
+        return true;
+    }
+    if (!granted) {
+        throw ServerError(doing + ": the server answered GET_LOCK with NULL (an error, or the statement was killed)");
+    }
+    return false;
+}
+
+bool MysqlSession::try_lock(const LockTarget &target, LockMode mode) {
+    Call scope(*this);
+    const std::string doing = require_usable("try_lock", &target, mode);
+    return get_lock_locked(mysql_lock_name_of(target), "0", doing);
+}
+
+void MysqlSession::unlock(const LockTarget &target, LockMode mode) {
+    Call scope(*this);
+    const std::string doing = require_usable("unlock", &target, mode);
+    const std::string name = mysql_lock_name_of(target);
+    const auto it = holds_.find(name);
+    if (it == holds_.end()) throw Misuse(doing + ": this session does not hold that lock");
+    if (--it->second == 0) holds_.erase(it);
+    std::optional<std::string> released;
+    try {
+        released = connection_.query_value("SELECT RELEASE_LOCK(" + connection_.literal(name) + ")", doing);
+    } catch (const ConnectError &) {
+        fail(doing);
+    }
+    if (released && *released == "1") return;
+    declare_lost("the server says the session no longer held lock " + quoted(name) +
+                 (released ? std::string(" (another session holds it now)") : std::string(" (nobody holds it)")) +
+                 ": it was released behind advlock's back (RELEASE_ALL_LOCKS, mysql_reset_connection or "
+                 "change_user on the lock connection), so the work done since may have overlapped another holder");
+    loss_.throw_lost(doing);
+}
+
+bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms) {
+    Call scope(*this);
+    const std::string doing = require_usable("lock", &target, mode);
+    const std::string name = mysql_lock_name_of(target);
+    {
+        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+        cancel_requested_ = false;
+    }
+    // Re-entry is granted without a wait (and counted by the server, as ours).
+    if (timeout_ms == 0 || count_locked(name) > 0) return get_lock_locked(name, "0", doing);
+
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+        long long wait_ms = kLongestWaitMs;
+        if (timeout_ms > 0) {
+            wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+                          .count();
+            if (wait_ms <= 0) return get_lock_locked(name, "0", doing);  // the time ran out: one last try
+            wait_ms = std::min(wait_ms, kLongestWaitMs);
+        }
+        {
+            std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+            if (cancel_requested_) throw Canceled(doing + ": cancelled before the wait began");
+            waiting_ = true;
+        }
+        bool granted = false;
+        std::exception_ptr failure;
+        try {
+            granted = get_lock_locked(name, seconds_text(wait_ms), doing);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        bool cancelled = false;
+        {
+            // Waits for a cancel() in flight: once it returns, its KILL QUERY
+            // has reached the server, and cannot hit a later statement.
+            std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+            waiting_ = false;
+            cancelled = cancel_requested_;
+        }
+        if (granted) return true;  // a grant beats a cancel that came too late to stop it
+        if (cancelled) throw Canceled(doing + ": the wait was cancelled");
+        if (failure) std::rethrow_exception(failure);
+        if (timeout_ms > 0 && std::chrono::steady_clock::now() >= deadline) return false;
+    }
+}
+
+void MysqlSession::cancel() {
+    std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+    cancel_requested_ = true;
+    if (waiting_) connection_.kill_running_statement();
+}
+
+HolderList MysqlSession::holders(const Registry *registry, const std::optional<LockTarget> &only) {
+    Call scope(*this);
+    require_usable("holders", nullptr, LockMode::Exclusive);
+    std::optional<std::string> only_name;
+    if (only) only_name = mysql_lock_name_of(*only);
+    try {
+        return list_mysql_holders(connection_, registry, only_name);
+    } catch (const ConnectError &) {
+        fail("holders");
+    }
+}
+
+void MysqlSession::verify() {
+    Call scope(*this);
+    require_usable("verify", nullptr, LockMode::Exclusive);
+    heartbeat_locked();
+    if (loss_.lost()) loss_.throw_lost("verify");
+}
+
+void MysqlSession::verify_held(const LockTarget &target, LockMode mode) {
+    Call scope(*this);
+    const std::string doing = require_usable("verify", &target, mode);
+    const std::string name = mysql_lock_name_of(target);
+    if (count_locked(name) == 0) throw Misuse(doing + ": this session does not hold that lock");
+    std::optional<std::string> mine;
+    try {
+        mine = connection_.query_value("SELECT IS_USED_LOCK(" + connection_.literal(name) + ") = CONNECTION_ID()", doing);
+    } catch (const ConnectError &) {
+        fail(doing);
+    }
+    if (mine && *mine == "1") return;
+    declare_lost("lock " + quoted(name) + (mine ? " is held by another session" : " is held by nobody") +
+                 " on the server (IS_USED_LOCK) although this session took it: it was released behind advlock's back");
+    loss_.throw_lost(doing);
+}
+
+long long MysqlSession::ledger_completed(const std::string &, const std::string &) {
+    throw Unsupported("--once-per keeps its run ledger in a PostgreSQL table; the MySQL backend has none yet: "
+                      "give --db a PostgreSQL URL for --once-per");
+}
+
+void MysqlSession::ledger_record(const std::string &job, const std::string &period, const std::string &) {
+    ledger_completed(job, period);
+}
+
+void MysqlSession::run_sql_for_tests(const std::string &sql) {
+    Call scope(*this);
+    mysql_real_query(connection_.get(), sql.data(), sql.size());
+    if (MYSQL_RES *result = mysql_store_result(connection_.get())) mysql_free_result(result);
+}
+
+}  // namespace advlock::core

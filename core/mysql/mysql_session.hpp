@@ -1,0 +1,102 @@
+// A MySQL / MariaDB lock session: one dedicated Connector/C connection,
+// GET_LOCK / RELEASE_LOCK user locks by name (mysql_lock_name.hpp), waits with
+// the server's own timer (cancellable from another thread by KILL QUERY), the
+// same bookkeeping as PostgreSQL's, every RELEASE_LOCK answer checked, and a
+// watchdog thread (mysql_session_watchdog.cpp) that notices when the locks are
+// gone: the socket closing (KILL CONNECTION sends no error packet), wait_timeout,
+// a restart, or a heartbeat unanswered within its deadline.
+//
+// Differences from PostgreSQL, by the server's design: no shared mode, no
+// run ledger, and holders are listed only as far as the server shows them.
+// Every use of the connection happens under mutex_.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "mysql/mysql_connection.hpp"
+#include "session/lock_session.hpp"
+#include "session/loss_state.hpp"
+#include "session/watch_loop.hpp"
+
+namespace advlock::core {
+
+struct MysqlSessionOptions {
+    MysqlConnectOptions connect;
+    int heartbeat_interval_ms = 2000;
+    int heartbeat_deadline_ms = 3000;
+};
+
+class MysqlSession final : public LockSession {
+public:
+    // Throws InvalidArgument (URL, heartbeat settings), ConnectError,
+    // ReadOnlyTarget or ClusterTarget.
+    static std::shared_ptr<MysqlSession> open(const std::string &url, const MysqlSessionOptions &options);
+    ~MysqlSession() override;
+
+    bool try_lock(const LockTarget &target, LockMode mode) override;
+    void unlock(const LockTarget &target, LockMode mode) override;
+    // GET_LOCK(name, seconds) with the remaining time, fractions included; a
+    // wait without limit is a series of long waits (MariaDB refuses negative ones).
+    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms) override;
+    void cancel() override;
+    HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
+    int server_session_id() const override { return static_cast<int>(connection_id_); }
+    void check() const override;
+    void verify() override;
+    void verify_held(const LockTarget &target, LockMode mode) override;
+    void set_lost_callback(LossState::Callback callback) override { loss_.set_callback(std::move(callback)); }
+    long long ledger_completed(const std::string &job, const std::string &period) override;
+    void ledger_record(const std::string &job, const std::string &period, const std::string &host) override;
+    void close() noexcept override;
+    bool is_closed() const override { return closed_.load(); }
+
+    // The text GET_LOCK receives for the target (scope included).
+    std::string lock_name(const LockTarget &target) const { return mysql_lock_name_of(target); }
+
+    // Tests only: run SQL on the lock connection (SET SESSION wait_timeout...).
+    void run_sql_for_tests(const std::string &sql);
+
+private:
+    class Call;
+
+    MysqlSession(MysqlConnection connection, const MysqlSessionOptions &options);
+
+    std::string mysql_lock_name_of(const LockTarget &target) const;
+    std::string require_usable(const char *doing, const LockTarget *target, LockMode mode) const;
+    bool get_lock_locked(const std::string &name, const std::string &seconds, const std::string &doing);
+    // A failed statement: LockLost when the connection is gone, else the mapped error.
+    [[noreturn]] void fail(const std::string &doing);
+    int count_locked(const std::string &name) const;
+
+    // Loss detection (mysql_session_watchdog.cpp).
+    void start_watchdog();
+    void stop_watchdog() noexcept;
+    void watch();
+    void heartbeat_locked();
+    void socket_readable_locked();
+    void declare_lost(const std::string &why, const std::string &sqlstate = {});
+
+    mutable std::mutex mutex_;  // every use of connection_
+    MysqlConnection connection_;
+    const unsigned long connection_id_;
+    const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
+    std::unordered_map<std::string, int> holds_;  // acquisitions by lock name
+    std::atomic<bool> closed_{false};
+    LossState loss_;
+
+    // cancel() and lock() meet here; never held while waiting for mutex_.
+    std::mutex wait_mutex_;
+    bool waiting_ = false;
+    bool cancel_requested_ = false;
+
+    std::thread watchdog_;
+    WatchSignals signals_;
+};
+
+}  // namespace advlock::core

@@ -1,0 +1,86 @@
+#include "session/watch_loop.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+namespace advlock::core {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// After a user call, the watchdog keeps off the socket this long: a burst of
+// calls then costs it one wake-up, not one per round trip. It is also the
+// longest a loss right after a call waits to be noticed.
+constexpr std::chrono::milliseconds kUserQuietPeriod{2};
+
+int milliseconds_until(Clock::time_point when) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now()).count();
+    return left <= 0 ? 0 : static_cast<int>(left + 1);
+}
+
+}  // namespace
+
+bool WatchSignals::open() {
+    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    return wake_fd >= 0;
+}
+
+void WatchSignals::stop() noexcept {
+    stopping.store(true);
+    if (wake_fd >= 0) {
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const ssize_t written = ::write(wake_fd, &one, sizeof one);
+    }
+}
+
+void WatchSignals::close() noexcept {
+    if (wake_fd >= 0) {
+        ::close(wake_fd);
+        wake_fd = -1;
+    }
+}
+
+std::int64_t WatchSignals::now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
+
+bool run_watch_loop(WatchSignals &signals, std::mutex &session_mutex, const LossState &loss, const WatchHooks &hooks) {
+    Clock::time_point last_heartbeat = Clock::now();
+    while (!signals.stopping.load() && !loss.lost()) {
+        const Clock::time_point last_call{Clock::duration(signals.last_call_end_ns.load())};
+        const Clock::time_point heartbeat_due = std::max(last_heartbeat, last_call) + hooks.heartbeat_interval;
+        const bool user_busy =
+            signals.calls_in_progress.load() > 0 || Clock::now() - last_call < kUserQuietPeriod;
+
+        pollfd watched[2] = {{signals.wake_fd, POLLIN, 0}, {hooks.socket, POLLIN, 0}};
+        const int timeout = user_busy ? milliseconds_until(std::min(heartbeat_due, Clock::now() + kUserQuietPeriod))
+                                      : milliseconds_until(heartbeat_due);
+        const int ready = ::poll(watched, user_busy ? 1 : 2, timeout);
+        if (ready < 0 && errno != EINTR) return false;
+        if (watched[0].revents) {  // woken: stopping, or just re-evaluate
+            std::uint64_t count;
+            [[maybe_unused]] const ssize_t drained = ::read(signals.wake_fd, &count, sizeof count);
+            continue;
+        }
+        if (user_busy) continue;
+        const bool readable = watched[1].revents != 0;
+        if (!readable && Clock::now() < heartbeat_due) continue;
+
+        std::unique_lock<std::mutex> lock(session_mutex);
+        if (signals.stopping.load() || !hooks.connected()) break;
+        if (readable) hooks.on_readable();
+        // A user call that ended meanwhile proves the connection alive too.
+        const Clock::time_point call_end{Clock::duration(signals.last_call_end_ns.load())};
+        if (!loss.lost() && Clock::now() >= std::max(last_heartbeat, call_end) + hooks.heartbeat_interval) {
+            hooks.heartbeat();
+            last_heartbeat = Clock::now();
+        }
+    }
+    return true;
+}
+
+}  // namespace advlock::core

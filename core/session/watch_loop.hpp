@@ -1,0 +1,53 @@
+// The loop of a database session's watchdog thread, shared by PostgreSQL and
+// MySQL (postgres/pg_session_watchdog.cpp, mysql/mysql_session_watchdog.cpp):
+//
+//  - While the connection is idle it waits for the socket to become readable:
+//    a server ending the session says so or closes the connection, seen
+//    within milliseconds (on_readable runs).
+//  - After heartbeat_interval without a round trip it runs the heartbeat,
+//    which declares the session lost when no answer arrives in time.
+//  - While the user's calls are running it leaves the socket to them (they
+//    see an ended session themselves) and only keeps time, so the hot path
+//    pays nothing for the watchdog.
+//
+// on_readable and heartbeat run with the session's mutex held.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+
+#include "session/loss_state.hpp"
+
+namespace advlock::core {
+
+// What user calls tell the watchdog, and how it is woken.
+struct WatchSignals {
+    int wake_fd = -1;  // an eventfd: written to wake the loop (to stop, or to look again)
+    std::atomic<bool> stopping{false};
+    std::atomic<int> calls_in_progress{0};
+    std::atomic<std::int64_t> last_call_end_ns{0};  // steady_clock, nanoseconds
+
+    // Creates the eventfd; false when the system refused.
+    bool open();
+    // Wakes the loop for good; safe to call twice.
+    void stop() noexcept;
+    void close() noexcept;
+    static std::int64_t now_ns();
+};
+
+struct WatchHooks {
+    int socket = -1;
+    std::chrono::milliseconds heartbeat_interval{0};
+    std::function<bool()> connected;    // false: the connection is closed, stop
+    std::function<void()> on_readable;  // the idle socket became readable
+    std::function<void()> heartbeat;    // a heartbeat is due
+};
+
+// Runs until signals.stopping or a loss (true), or until the socket cannot be
+// waited on (false); the caller fires the lost callback after.
+bool run_watch_loop(WatchSignals &signals, std::mutex &session_mutex, const LossState &loss, const WatchHooks &hooks);
+
+}  // namespace advlock::core
