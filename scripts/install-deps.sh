@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Install the Debian packages advlock needs, for the groups named on the command
-# line (build, postgres, test, fuzz, python, java, ruby). Does nothing when they are all present,
+# line (build, postgres, mysql, test, fuzz, python, java, ruby). Does nothing when they are all present,
 # so the README commands stay fast on a machine that has them.
 #
 #   scripts/install-deps.sh build postgres
 set -euo pipefail
 
 declare -A group_packages=(
-  [build]="cmake ninja-build g++ pkg-config libpq-dev"
+  [build]="cmake ninja-build g++ pkg-config libpq-dev libmariadb-dev"
   [postgres]="postgresql"
+  [mysql]="mariadb-server mariadb-client"
   [test]="googletest libgtest-dev nlohmann-json3-dev python3 binutils pgbouncer iproute2 nftables"
   [fuzz]="clang-14 libclang-rt-14-dev"
   [python]="python3 python3-venv python3-dev"

@@ -19,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 
-"$root/scripts/install-deps.sh" build postgres test fuzz python java ruby
+"$root/scripts/install-deps.sh" build postgres mysql test fuzz python java ruby
 
 echo "== C++ tests (ASan + UBSan) =="
 build="$root/build/asan"

@@ -6,7 +6,7 @@
 # same skip check as the C, C++ and Python examples.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh" build postgres java
+"$root/scripts/install-deps.sh" build postgres mysql java
 mvn=(mvn -B -ntp -Dstyle.color=never)
 
 "$root/scripts/with-postgres.sh" -- bash -c '

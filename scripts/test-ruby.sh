@@ -6,7 +6,7 @@
 # skip check as the other languages' examples.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh" build postgres ruby java
+"$root/scripts/install-deps.sh" build postgres mysql ruby java
 gems="$root/build/ruby-gems"
 rm -rf "$gems"
 "$root/scripts/ruby-gem.sh" "$gems" >/dev/null
