@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every test suite of advlock, as CI does (.ci/run calls exactly this):
 #   1. the C++ tree built with ASan+UBSan: core and C ABI unit tests, real-PostgreSQL
-#      integration and fault-injection tests, the advlock command's tests,
+#      and real-MariaDB integration and fault-injection tests, the advlock command's tests,
 #      header/export/install/README checks, example programs;
 #   2. the tests that use several threads (the watchdog and its fault injection,
 #      waits cancelled from another thread, per-thread errors) again under
@@ -36,10 +36,10 @@ tsan="$root/build/tsan"
 cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DADVLOCK_BUILD_TESTS=ON -DADVLOCK_SANITIZE=thread >/dev/null
 cmake --build "$tsan" -j "$jobs" --target advlock_core_tests advlock_pg_tests advlock_capi_internal_tests \
-  advlock_fault_tests advlock_cli advlock_cli_tests
+  advlock_fault_tests advlock_cli advlock_cli_tests advlock_mysql_tests advlock_mysql_core_tests
 tsan_status=0
 (cd "$tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j "$jobs" \
-   -R 'pg\.(LockWaits|ConnectionSources|Holders|SessionLocks)|faults\.(ServerEndsSession|Statements|LockConnectionMisuse|HeartbeatOptions|ProcessAndNetwork\.Killed)|cli\.CliRun\.(LostLock|Signals)|core\.LossState|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
+   -R 'pg\.(LockWaits|ConnectionSources|Holders|SessionLocks)|faults\.(ServerEndsSession|Statements|LockConnectionMisuse|HeartbeatOptions|ProcessAndNetwork\.Killed)|cli\.CliRun\.(LostLock|Signals)|mysql\.|core\.LossState|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
   || tsan_status=$?
 
 echo "== fuzz smoke run =="

@@ -21,6 +21,7 @@ def test_typing_files_are_installed():
 def test_hierarchy():
     assert issubclass(advlock.StandbyTarget, advlock.UnsafeTarget)
     assert issubclass(advlock.PoolerTarget, advlock.UnsafeTarget)
+    assert issubclass(advlock.ClusterTarget, advlock.UnsafeTarget)
     for cls in (advlock.NotAcquired, advlock.LockLost, advlock.UnsafeTarget, advlock.ConnectError,
                 advlock.CapacityError, advlock.Deadlock, advlock.PermissionDenied):
         assert issubclass(cls, advlock.Error)
@@ -29,7 +30,7 @@ def test_hierarchy():
 
 def test_every_status_has_its_class():
     from advlock.errors import class_for_status
-    for status in range(-20, 2):
+    for status in range(-21, 2):
         if status == 0:
             continue
         cls = class_for_status(status)

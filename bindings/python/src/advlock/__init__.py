@@ -20,8 +20,8 @@ from typing import Callable, Optional, Union
 
 from . import _advlock
 from ._advlock import Holder, Key, Lock, Registry, RegistryEntry, Session, name_key_sql, sql
-from .errors import (BadKey, Canceled, CapacityError, ConfigError, ConnectError, Deadlock, Error, FileError,
-                     InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound, OutOfMemory,
+from .errors import (BadKey, Canceled, CapacityError, ClusterTarget, ConfigError, ConnectError, Deadlock, Error,
+                     FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound, OutOfMemory,
                      PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError, StandbyTarget,
                      Unsupported, UnsafeTarget)
 from .scheduling import skip_if_running
@@ -46,13 +46,16 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
 
     url: a postgresql:// URL or libpq conninfo ("" takes the PG* environment
     variables, .pgpass and service files as libpq does); "local" or
-    "local:/dir" for host-local locks (flock). registry: a Registry or the
+    "local:/dir" for host-local locks (flock); mysql://user:password@host/db
+    (or mariadb://) for GET_LOCK locks, which lock names as they are
+    (?scope=PREFIX prefixes them; no shared mode). registry: a Registry or the
     path of a registry file; names given to try_lock()/lock() are then looked
     up in it. on_lost(why) is called once, from advlock's watchdog thread,
     when the session's locks are lost. heartbeat_*: seconds (defaults 2 + 3).
 
-    Raises ConnectError, StandbyTarget / ReadOnlyTarget / PoolerTarget (all
-    UnsafeTarget) unless allowed, InvalidArgument, RegistryError.
+    Raises ConnectError, StandbyTarget / ReadOnlyTarget / PoolerTarget /
+    ClusterTarget (all UnsafeTarget) unless allowed, InvalidArgument,
+    RegistryError.
     """
     if registry is not None and not isinstance(registry, Registry):
         registry = Registry.open(os.fspath(registry))
@@ -68,7 +71,7 @@ __all__ = [
     "connect", "version", "skip_if_running", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
     "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder",
     "Error", "NotAcquired", "LockLost", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
-    "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported", "Canceled",
-    "Misuse", "InvalidArgument", "BadKey", "RegistryError", "NotFound", "FileError", "ConfigError",
+    "ClusterTarget", "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported",
+    "Canceled", "Misuse", "InvalidArgument", "BadKey", "RegistryError", "NotFound", "FileError", "ConfigError",
     "InternalError", "OutOfMemory",
 ]

@@ -111,6 +111,13 @@ class PoolerTarget(UnsafeTarget):
     default_status = -12
 
 
+class ClusterTarget(UnsafeTarget):
+    """A node of a multi-primary cluster (MySQL Galera), where a lock excludes only sessions on that node
+    (opt in with allow_cluster=true in the URL)."""
+
+    default_status = -21
+
+
 class LockLost(Error):
     """The lock was lost: the job must stop acting as its holder."""
 
@@ -163,7 +170,7 @@ _BY_STATUS: Dict[int, Type[Error]] = {
     cls.default_status: cls
     for cls in (NotAcquired, InternalError, OutOfMemory, InvalidArgument, BadKey, RegistryError, NotFound,
                 FileError, Misuse, ConnectError, StandbyTarget, ReadOnlyTarget, PoolerTarget, LockLost, Canceled,
-                CapacityError, Deadlock, PermissionDenied, ServerError, Unsupported, ConfigError)
+                CapacityError, Deadlock, PermissionDenied, ServerError, Unsupported, ConfigError, ClusterTarget)
 }
 
 

@@ -83,6 +83,7 @@ advlock::key to_key(py::handle value, const advlock::registry *registry) {
 void register_keys(py::module_ &module) {
     py::class_<advlock::key>(module, "Key", R"doc(
 A PostgreSQL advisory-lock key: a bigint, or a pair of int4 ("category, job id").
+A key made from a name keeps the name (Key.name): MySQL sessions lock the name.
 
     Key(7001)            a bigint key
     Key(100, 1)          a pair key
@@ -108,6 +109,9 @@ Keys are values: equal keys name the same lock, and they can be dict keys.)doc")
                     },
                     py::arg("classid"), py::arg("objid"), py::arg("objsubid"),
                     "The key of a pg_locks row (locktype 'advisory').")
+        .def_property_readonly("name", &advlock::key::name,
+                               "The name the key was made from (from_name, 'name:TEXT', a registry entry without "
+                               "a key of its own), else None. A MySQL session locks this name itself.")
         .def_property_readonly("is_pair", &advlock::key::is_pair)
         .def_property_readonly("pair", [](const advlock::key &k) -> py::object {
             if (!k.is_pair()) return py::none();
@@ -131,7 +135,10 @@ Keys are values: equal keys name the same lock, and they can be dict keys.)doc")
             if (k.is_pair()) return py::hash(py::make_tuple(2, c.k1, c.k2));
             return py::hash(py::make_tuple(1, c.bigint));
         })
-        .def(py::pickle([](const advlock::key &k) { return py::make_tuple(k.to_string()); },
+        // A named key pickles as "name:TEXT", so it still locks its name on MySQL once unpickled.
+        .def(py::pickle([](const advlock::key &k) {
+                            return py::make_tuple(k.name() ? "name:" + *k.name() : k.to_string());
+                        },
                         [](py::tuple state) { return advlock::key::parse(state[0].cast<std::string>()); }));
 
     py::class_<registry_entry_copy>(module, "RegistryEntry", "One lock of a registry file.")

@@ -1,0 +1,79 @@
+// What only the core can show: SQL run on the lock connection itself, as a
+// misbehaving program might (locks released behind advlock's back), and the
+// server's wait_timeout ending the session.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <unistd.h>
+
+#include "error.hpp"
+#include "mysql/mysql_session.hpp"
+#include "support/test_mariadb.hpp"
+
+namespace advlock::test {
+namespace {
+
+using core::LockMode;
+using core::LockTarget;
+using core::MysqlSession;
+
+std::string unique_name(const char *what) { return std::string(what) + "_" + std::to_string(::getpid()); }
+
+TEST(MysqlSessionCore, AReleaseTheServerDeniesIsALoss) {
+    auto session = MysqlSession::open(mariadb_url(), {});
+    const LockTarget target = LockTarget::named(unique_name("released_behind_back"));
+    ASSERT_TRUE(session->try_lock(target, LockMode::Exclusive));
+    session->run_sql_for_tests("DO RELEASE_ALL_LOCKS()");
+    EXPECT_THROW(session->unlock(target, LockMode::Exclusive), core::LockLost);
+    EXPECT_THROW(session->check(), core::LockLost);
+}
+
+TEST(MysqlSessionCore, AReleaseOfALockAnotherSessionNowHoldsIsALoss) {
+    auto mine = MysqlSession::open(mariadb_url(), {});
+    auto other = MysqlSession::open(mariadb_url(), {});
+    const LockTarget target = LockTarget::named(unique_name("taken_over"));
+    ASSERT_TRUE(mine->try_lock(target, LockMode::Exclusive));
+    mine->run_sql_for_tests("DO RELEASE_ALL_LOCKS()");
+    ASSERT_TRUE(other->try_lock(target, LockMode::Exclusive));
+    try {
+        mine->unlock(target, LockMode::Exclusive);
+        FAIL() << "unlock succeeded";
+    } catch (const core::LockLost &lost) {
+        EXPECT_NE(std::string(lost.what()).find("another session holds it now"), std::string::npos) << lost.what();
+    }
+}
+
+TEST(MysqlSessionCore, WaitTimeoutEndingTheSessionIsALoss) {
+    core::MysqlSessionOptions options;
+    options.heartbeat_interval_ms = 20000;  // the heartbeat must not keep the session busy
+    options.heartbeat_deadline_ms = 3000;
+    auto session = MysqlSession::open(mariadb_url(), options);
+    std::mutex mutex;
+    std::condition_variable fired;
+    std::string why;
+    session->set_lost_callback([&](const std::string &message, const std::string &) {
+        std::lock_guard<std::mutex> guard(mutex);
+        why = message;
+        fired.notify_all();
+    });
+    const LockTarget target = LockTarget::named(unique_name("wait_timeout"));
+    ASSERT_TRUE(session->try_lock(target, LockMode::Exclusive));
+    session->run_sql_for_tests("SET SESSION wait_timeout = 1");
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        fired.wait(lock, [&] { return !why.empty(); });
+    }
+    EXPECT_NE(why.find("closed the connection"), std::string::npos) << why;
+    EXPECT_EQ(Admin().holder_of(*target.name()), "free");
+}
+
+TEST(MysqlSessionCore, HeartbeatSettingsMustUndercutTheServersIdleTimeout) {
+    core::MysqlSessionOptions options;
+    options.heartbeat_interval_ms = 20000;
+    options.heartbeat_deadline_ms = 6000;
+    EXPECT_THROW(MysqlSession::open(mariadb_url(), options), core::InvalidArgument);
+}
+
+}  // namespace
+}  // namespace advlock::test
