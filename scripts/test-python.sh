@@ -2,7 +2,9 @@
 # Build and test the Python binding the way users install it:
 #   pip install ./bindings/python   (scikit-build-core + pybind11, from PyPI)
 # in a fresh virtual environment per interpreter, then pytest against a real,
-# throwaway PostgreSQL (scripts/with-postgres.sh).
+# throwaway PostgreSQL (scripts/with-postgres.sh) and MariaDB
+# (scripts/with-mariadb.sh, for tests/test_mysql.py); both are stopped
+# afterwards, whatever the outcome.
 #
 # The first interpreter (python3 on PATH) runs the whole suite, with psycopg,
 # psycopg2 (built from source on the system libpq) and mypy. Every other
@@ -47,7 +49,7 @@ for python in "${pythons[@]}"; do
   venv="$work/venv-$version-$(echo "$python" | md5sum | cut -c1-6)"
   echo "== Python $version ($python) =="
   extras=(pytest "psycopg>=3.1")
-  pytest_args=(-q -p no:cacheprovider)
+  pytest_args=(-q -rs -p no:cacheprovider)
   if [ $first -eq 1 ]; then
     extras+=(psycopg2 mypy)
   else
@@ -57,7 +59,9 @@ for python in "${pythons[@]}"; do
     echo "Python $version: install FAILED"; status=1; first=0; continue
   fi
   (cd "$root/bindings/python" &&
-    "$root/scripts/with-postgres.sh" -- "$venv/bin/python" -m pytest "${pytest_args[@]}") || status=1
+    "$root/scripts/with-postgres.sh" -- \
+      "$root/scripts/with-mariadb.sh" --plugin-load-add=metadata_lock_info -- \
+      "$venv/bin/python" -m pytest "${pytest_args[@]}") || status=1
   first=0
 done
 exit $status

@@ -13,7 +13,8 @@ another host or process holds it, do not run COMMAND: say who holds it and exit
 after --kill-grace) and exit 75. Otherwise exit with COMMAND's own code (128+N
 if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
 
-  --db URL                 postgresql://user@host/db or a libpq conninfo; or
+  --db URL                 postgresql://user@host/db or a libpq conninfo;
+                           mysql://user:pw@host/db (MySQL, MariaDB); or
                            local (local:/dir, file:/dir): flock(2) on this host
                            only, in /run/lock/advlock by default (required)
   --also-local             take the lock on this host (flock) first, then in

@@ -97,13 +97,15 @@ int status_command(const std::vector<std::string> &args) {
     std::optional<LockTarget> target;
     if (arguments.has("key") || arguments.has("name")) target = lock_target(arguments, registry, "status");
     advlock::session session = open_session(url, "advlock status");
+    std::string note;  // what the server could not show (MySQL)
     const std::vector<advlock::holder> rows =
-        session.holders(registry ? &*registry : nullptr, target ? &target->key : nullptr);
+        session.holders(registry ? &*registry : nullptr, target ? &target->key : nullptr, &note);
     if (arguments.flags.count("json")) {
         print_json(rows);
     } else {
         print_table(rows);
     }
+    if (!note.empty()) std::cerr << "advlock status: note: " << note << "\n";
     return exit_code::ok;
 }
 

@@ -55,7 +55,9 @@ public class AdvlockException extends RuntimeException {
             case -15: return new CapacityException(status, message, sqlstate);
             case -16: return new DeadlockException(status, message, sqlstate);
             case -17: return new PermissionDeniedException(status, message, sqlstate);
+            case -19: return new UnsupportedException(status, message, sqlstate);
             case -20: return new ConfigException(status, message, sqlstate);
+            case -21: return new ClusterTargetException(status, message, sqlstate);
             default: return new AdvlockException(status, message, sqlstate);
         }
     }

@@ -51,13 +51,16 @@ public final class LockSession implements AutoCloseable {
         this.registry = registry;
     }
 
-    /** Open a session from a postgresql:// URL or conninfo ("" uses the PG* variables); "local" for host locks. */
+    /**
+     * Open a session from a postgresql:// URL or conninfo ("" uses the PG* variables); "local" for host locks;
+     * mysql://user:password@host/db (or mariadb://) for GET_LOCK locks, which lock names as they are.
+     */
     public static LockSession open(String url) {
         return open(url, SessionOptions.defaults());
     }
 
     /**
-     * Throws {@link ConnectException}, {@link UnsafeTargetException} (standby, read-only, pooler)
+     * Throws {@link ConnectException}, {@link UnsafeTargetException} (standby, read-only, pooler, cluster)
      * unless allowed, {@link InvalidArgumentException}.
      */
     public static LockSession open(String url, SessionOptions options) {
