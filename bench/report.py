@@ -212,6 +212,28 @@ holding the lock (machine-wide monotonic clock), over {h["count"]} hand-offs.
 """
 
 
+def mysql_section(results):
+    raw, n_raw = median_time_us(results, "BM_RawLibmariadbGetRelease")
+    capi, n_capi = median_time_us(results, "BM_AdvlockCapiMysqlTryRelease")
+    ratio = capi / raw
+    version = os.environ.get("ADVLOCK_BENCH_MYSQL_VERSION", "version not recorded")
+    return f"""## MySQL / MariaDB session locks
+
+### Try + release cycle: C ABI vs raw libmariadb
+
+MariaDB {version}, throwaway server on 127.0.0.1, same run. One `GET_LOCK(name, 0)` +
+`RELEASE_LOCK(name)` round trip pair on a dedicated connection. The baseline is raw MariaDB
+Connector/C sending the same two statements on the text protocol and checking both answers;
+advlock adds its handle, bookkeeping, the name's escaping and its checks.
+
+| | median per cycle | runs | spread (cv) |
+|---|---|---|---|
+| raw libmariadb `mysql_real_query` + `mysql_store_result` (baseline) | {raw:.1f} µs | {n_raw} | {spread(results, "BM_RawLibmariadbGetRelease"):.1f} % |
+| advlock C ABI `advlock_session_try_lock` + `advlock_lock_release` | {capi:.1f} µs | {n_capi} | {spread(results, "BM_AdvlockCapiMysqlTryRelease"):.1f} % |
+| **ratio C ABI / raw libmariadb** | **{ratio:.3f}** | goal ≤ 1.10: {verdict(ratio <= 1.10)} | |
+"""
+
+
 def main():
     path, server_version, command, cable_path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     python_path = sys.argv[5] if len(sys.argv) > 5 else None
@@ -271,6 +293,8 @@ moment the waiter holds the lock, over {count} hand-offs.
 | {p50 / 1000:.3f} ms | {p99 / 1000:.3f} ms | p50 ≤ 2 ms: {verdict(p50 <= 2000)} (with_advisory_lock polls and needs ~60 ms) |
 """)
     print(loss_detection_section(results, cable_path))
+    if runs(results, "BM_RawLibmariadbGetRelease"):
+        print(mysql_section(results))
     if python_path:
         print(python_section(python_path))
     if java_path:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Run advlock's benchmarks against a throwaway PostgreSQL on loopback and write
-# docs/BENCHMARKS.md. Every figure is reported next to its baseline measured in
-# the same run (raw libpq for the lock cycle).
+# Run advlock's benchmarks against a throwaway PostgreSQL (and MariaDB) on
+# loopback and write docs/BENCHMARKS.md. Every figure is reported next to its
+# baseline measured in the same run (raw libpq, raw libmariadb for the lock cycles).
 #
 #   bench/run.sh              # 5 repetitions, interleaved at random
 #   BENCH_REPETITIONS=10 bench/run.sh
@@ -26,9 +26,12 @@ echo "$cpu_idle_state" >"$build/cpu_idle_state"
 
 results="$build/results.json"
 command="bench/run.sh (advlock_bench --benchmark_repetitions=$repetitions --benchmark_enable_random_interleaving=true)"
-"$root/scripts/with-postgres.sh" -- bash -c '
-  export ADVLOCK_BENCH_PG_URL="$ADVLOCK_TEST_PG_URL"
+"$root/scripts/install-deps.sh" mysql
+"$root/scripts/with-postgres.sh" -- "$root/scripts/with-mariadb.sh" -- bash -c '
+  export ADVLOCK_BENCH_PG_URL="$ADVLOCK_TEST_PG_URL" ADVLOCK_BENCH_MYSQL_URL="$ADVLOCK_TEST_MYSQL_URL"
   psql "$ADVLOCK_TEST_PG_URL" -Atc "SHOW server_version" > "'"$build"'/server_version"
+  mariadb --no-defaults -uroot -S "$(cat "$ADVLOCK_TEST_MYSQL_STATE/socket")" -Nse "SELECT VERSION()" \
+    > "'"$build"'/mysql_server_version"
   "'"$build"'/bench/advlock_bench" --benchmark_repetitions='"$repetitions"' \
      --benchmark_enable_random_interleaving=true --benchmark_out="'"$results"'" --benchmark_out_format=json
 '
@@ -68,6 +71,7 @@ GEM_PATH="$build/ruby-gems:$(gem env gempath)" "$root/scripts/with-postgres.sh" 
   ruby "'"$root"'/bench/ruby/lock_cycle.rb" "$ADVLOCK_TEST_PG_URL" "'"$build"'/bench/advlock_bench" '"$repetitions"' \
     > "'"$ruby_results"'"
 '
-ADVLOCK_BENCH_CPU_IDLE="$(cat "$build/cpu_idle_state")" python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
+ADVLOCK_BENCH_CPU_IDLE="$(cat "$build/cpu_idle_state")" \
+ADVLOCK_BENCH_MYSQL_VERSION="$(cat "$build/mysql_server_version")" python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
   "$python_results" "$java_results" "$ruby_results" >"$root/docs/BENCHMARKS.md"
 echo "wrote docs/BENCHMARKS.md"

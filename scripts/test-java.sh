@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build and test the Java binding the way users get it: `mvn package` under
 # bindings/java (CMake + SWIG build the JNI library into the jar; JUnit 5 runs
-# against a real, throwaway PostgreSQL), then the batch example in
+# against a real, throwaway PostgreSQL and MariaDB, both stopped afterwards
+# whatever the outcome), then the batch example in
 # examples/java-batch built against the installed artifact and run by the
 # same skip check as the C, C++ and Python examples.
 set -euo pipefail
@@ -9,7 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh" build postgres mysql java
 mvn=(mvn -B -ntp -Dstyle.color=never)
 
-"$root/scripts/with-postgres.sh" -- bash -c '
+"$root/scripts/with-postgres.sh" -- \
+  "$root/scripts/with-mariadb.sh" --plugin-load-add=metadata_lock_info -- bash -c '
   set -euo pipefail
   cd "'"$root"'/bindings/java"
   '"${mvn[*]}"' install | grep -E "Tests run:|BUILD|ERROR|FAIL|Running io" || true

@@ -197,7 +197,7 @@ void LocalSession::ledger_record(const std::string &job, const std::string &peri
 }
 
 HolderList LocalSession::holders(const Registry *registry, const std::optional<LockTarget> &only) {
-    const std::optional<Key> only_key = only ? std::optional<Key>(only->key()) : std::nullopt;
+    const Key *only_key = only ? &only->key() : nullptr;
     Call scope(*this);
     require_usable("holders", nullptr);
     // The lock files of the directory, by inode...

@@ -142,6 +142,18 @@ std::optional<std::string> MysqlConnection::query_value(const std::string &sql, 
     return std::move(rows[0][0]);
 }
 
+bool MysqlConnection::fetch_value(const std::string &sql, std::optional<std::string> &out) {
+    MYSQL *mysql = mysql_.get();
+    if (mysql_real_query(mysql, sql.data(), sql.size()) != 0) return false;
+    MYSQL_RES *result = mysql_store_result(mysql);
+    if (!result) return false;
+    const MYSQL_ROW row = mysql_fetch_row(result);
+    out.reset();
+    if (row && row[0]) out.emplace(row[0], mysql_fetch_lengths(result)[0]);
+    mysql_free_result(result);
+    return true;
+}
+
 bool MysqlConnection::kill_running_statement() const {
     try {
         auto killer = connect_mysql(url_, application_name_ + " (cancel)");

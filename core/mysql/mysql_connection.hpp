@@ -61,6 +61,9 @@ public:
     std::vector<MysqlRow> query(const std::string &sql, const std::string &doing);
     // A statement answering one row of one column: its value (nullopt: NULL).
     std::optional<std::string> query_value(const std::string &sql, const std::string &doing);
+    // The same for the lock cycle, building no message: false when the
+    // statement failed (mysql_errno() says why).
+    bool fetch_value(const std::string &sql, std::optional<std::string> &out);
 
     // Interrupt the statement running on this connection (KILL QUERY, from a
     // second short-lived connection). Safe from any thread; false when the

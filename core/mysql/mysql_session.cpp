@@ -77,15 +77,32 @@ std::string MysqlSession::mysql_lock_name_of(const LockTarget &target) const {
     return mysql_lock_name(target, connection_.url().scope);
 }
 
-std::string MysqlSession::require_usable(const char *doing, const LockTarget *target, LockMode mode) const {
-    const std::string what = std::string(doing) + (target ? " " + target->describe() : std::string());
-    if (closed_.load() || !connection_) throw Misuse(what + ": the session is closed; open a new one");
-    if (loss_.lost()) loss_.throw_lost(what);
+namespace {
+
+// "try_lock 'daily_sales' (key ...)": only for messages, so only on failure.
+std::string described(const char *doing, const LockTarget *target) {
+    return std::string(doing) + (target ? " " + target->describe() : std::string());
+}
+
+// "SELECT FUNCTION(literal)" or "SELECT FUNCTION(literal, argument)".
+std::string call_sql(const char *function, const std::string &literal, const char *argument = nullptr) {
+    std::string sql;
+    sql.reserve(32 + literal.size());
+    sql.append("SELECT ").append(function).append("(").append(literal);
+    if (argument) sql.append(", ").append(argument);
+    return sql.append(")");
+}
+
+}  // namespace
+
+void MysqlSession::require_usable(const char *doing, const LockTarget *target, LockMode mode) const {
+    if (closed_.load() || !connection_) throw Misuse(described(doing, target) + ": the session is closed; open a new one");
+    if (loss_.lost()) loss_.throw_lost(described(doing, target));
     if (mode == LockMode::Shared) {
-        throw Unsupported(what + " (shared): MySQL and MariaDB user locks (GET_LOCK) have no shared mode; take it "
-                                 "exclusively, or use PostgreSQL for shared locks");
+        throw Unsupported(described(doing, target) +
+                          " (shared): MySQL and MariaDB user locks (GET_LOCK) have no shared mode; take it "
+                          "exclusively, or use PostgreSQL for shared locks");
     }
-    return what;
 }
 
 void MysqlSession::check() const { require_usable("check", nullptr, LockMode::Exclusive); }
@@ -105,60 +122,58 @@ void MysqlSession::fail(const std::string &doing) {
     throw_mysql_error(mysql, doing, connection_.secrets());
 }
 
-bool MysqlSession::get_lock_locked(const std::string &name, const std::string &seconds, const std::string &doing) {
-    std::optional<std::string> granted;
-    try {
-        granted = connection_.query_value("SELECT GET_LOCK(" + connection_.literal(name) + ", " + seconds + ")", doing);
-    } catch (const ConnectError &) {
-        fail(doing);
-    }
+std::optional<std::string> MysqlSession::value_of(const std::string &sql, const char *doing, const LockTarget &target) {
+    std::optional<std::string> value;
+    if (!connection_.fetch_value(sql, value)) fail(described(doing, &target));
+    return value;
+}
+
+bool MysqlSession::get_lock_locked(const std::string &name, const char *seconds, const LockTarget &target,
+                                   const char *doing) {
+    const std::optional<std::string> granted = value_of(call_sql("GET_LOCK", connection_.literal(name), seconds), doing, target);
     if (granted && *granted == "1") {
         ++holds_[name];
         return true;
     }
     if (!granted) {
-        throw ServerError(doing + ": the server answered GET_LOCK with NULL (an error, or the statement was killed)");
+        throw ServerError(described(doing, &target) +
+                          ": the server answered GET_LOCK with NULL (an error, or the statement was killed)");
     }
     return false;
 }
 
 bool MysqlSession::try_lock(const LockTarget &target, LockMode mode) {
     Call scope(*this);
-    const std::string doing = require_usable("try_lock", &target, mode);
-    return get_lock_locked(mysql_lock_name_of(target), "0", doing);
+    require_usable("try_lock", &target, mode);
+    return get_lock_locked(mysql_lock_name_of(target), "0", target, "try_lock");
 }
 
 void MysqlSession::unlock(const LockTarget &target, LockMode mode) {
     Call scope(*this);
-    const std::string doing = require_usable("unlock", &target, mode);
+    require_usable("unlock", &target, mode);
     const std::string name = mysql_lock_name_of(target);
     const auto it = holds_.find(name);
-    if (it == holds_.end()) throw Misuse(doing + ": this session does not hold that lock");
+    if (it == holds_.end()) throw Misuse(described("unlock", &target) + ": this session does not hold that lock");
     if (--it->second == 0) holds_.erase(it);
-    std::optional<std::string> released;
-    try {
-        released = connection_.query_value("SELECT RELEASE_LOCK(" + connection_.literal(name) + ")", doing);
-    } catch (const ConnectError &) {
-        fail(doing);
-    }
+    const std::optional<std::string> released = value_of(call_sql("RELEASE_LOCK", connection_.literal(name)), "unlock", target);
     if (released && *released == "1") return;
     declare_lost("the server says the session no longer held lock " + quoted(name) +
                  (released ? std::string(" (another session holds it now)") : std::string(" (nobody holds it)")) +
                  ": it was released behind advlock's back (RELEASE_ALL_LOCKS, mysql_reset_connection or "
                  "change_user on the lock connection), so the work done since may have overlapped another holder");
-    loss_.throw_lost(doing);
+    loss_.throw_lost(described("unlock", &target));
 }
 
 bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms) {
     Call scope(*this);
-    const std::string doing = require_usable("lock", &target, mode);
+    require_usable("lock", &target, mode);
     const std::string name = mysql_lock_name_of(target);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
         cancel_requested_ = false;
     }
     // Re-entry is granted without a wait (and counted by the server, as ours).
-    if (timeout_ms == 0 || count_locked(name) > 0) return get_lock_locked(name, "0", doing);
+    if (timeout_ms == 0 || count_locked(name) > 0) return get_lock_locked(name, "0", target, "lock");
 
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
@@ -166,18 +181,18 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
         if (timeout_ms > 0) {
             wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
                           .count();
-            if (wait_ms <= 0) return get_lock_locked(name, "0", doing);  // the time ran out: one last try
+            if (wait_ms <= 0) return get_lock_locked(name, "0", target, "lock");  // the time ran out: one last try
             wait_ms = std::min(wait_ms, kLongestWaitMs);
         }
         {
             std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-            if (cancel_requested_) throw Canceled(doing + ": cancelled before the wait began");
+            if (cancel_requested_) throw Canceled(described("lock", &target) + ": cancelled before the wait began");
             waiting_ = true;
         }
         bool granted = false;
         std::exception_ptr failure;
         try {
-            granted = get_lock_locked(name, seconds_text(wait_ms), doing);
+            granted = get_lock_locked(name, seconds_text(wait_ms).c_str(), target, "lock");
         } catch (...) {
             failure = std::current_exception();
         }
@@ -190,7 +205,7 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
             cancelled = cancel_requested_;
         }
         if (granted) return true;  // a grant beats a cancel that came too late to stop it
-        if (cancelled) throw Canceled(doing + ": the wait was cancelled");
+        if (cancelled) throw Canceled(described("lock", &target) + ": the wait was cancelled");
         if (failure) std::rethrow_exception(failure);
         if (timeout_ms > 0 && std::chrono::steady_clock::now() >= deadline) return false;
     }
@@ -223,19 +238,15 @@ void MysqlSession::verify() {
 
 void MysqlSession::verify_held(const LockTarget &target, LockMode mode) {
     Call scope(*this);
-    const std::string doing = require_usable("verify", &target, mode);
+    require_usable("verify", &target, mode);
     const std::string name = mysql_lock_name_of(target);
-    if (count_locked(name) == 0) throw Misuse(doing + ": this session does not hold that lock");
-    std::optional<std::string> mine;
-    try {
-        mine = connection_.query_value("SELECT IS_USED_LOCK(" + connection_.literal(name) + ") = CONNECTION_ID()", doing);
-    } catch (const ConnectError &) {
-        fail(doing);
-    }
+    if (count_locked(name) == 0) throw Misuse(described("verify", &target) + ": this session does not hold that lock");
+    const std::optional<std::string> mine =
+        value_of("SELECT IS_USED_LOCK(" + connection_.literal(name) + ") = CONNECTION_ID()", "verify", target);
     if (mine && *mine == "1") return;
     declare_lost("lock " + quoted(name) + (mine ? " is held by another session" : " is held by nobody") +
                  " on the server (IS_USED_LOCK) although this session took it: it was released behind advlock's back");
-    loss_.throw_lost(doing);
+    loss_.throw_lost(described("verify", &target));
 }
 
 long long MysqlSession::ledger_completed(const std::string &, const std::string &) {

@@ -68,8 +68,12 @@ private:
     MysqlSession(MysqlConnection connection, const MysqlSessionOptions &options);
 
     std::string mysql_lock_name_of(const LockTarget &target) const;
-    std::string require_usable(const char *doing, const LockTarget *target, LockMode mode) const;
-    bool get_lock_locked(const std::string &name, const std::string &seconds, const std::string &doing);
+    // Throws Misuse after close, LockLost after a loss, Unsupported for shared mode.
+    void require_usable(const char *doing, const LockTarget *target, LockMode mode) const;
+    // One statement of the lock cycle answering one value; a failure throws
+    // (fail) with what the call was doing, built only then.
+    std::optional<std::string> value_of(const std::string &sql, const char *doing, const LockTarget &target);
+    bool get_lock_locked(const std::string &name, const char *seconds, const LockTarget &target, const char *doing);
     // A failed statement: LockLost when the connection is gone, else the mapped error.
     [[noreturn]] void fail(const std::string &doing);
     int count_locked(const std::string &name) const;

@@ -35,14 +35,14 @@ def test_keys_made_from_names_keep_the_name(tmp_path):
     # MySQL sessions lock the name itself, so every way of naming a lock keeps it.
     assert advlock.Key.from_name("daily_sales").name == "daily_sales"
     assert advlock.Key.parse("name:daily_sales").name == "daily_sales"
-    assert advlock.to_key("daily_sales").name == "daily_sales"
+    assert advlock._advlock.to_key("daily_sales").name == "daily_sales"
     assert pickle.loads(pickle.dumps(advlock.Key.from_name("daily_sales"))).name == "daily_sales"
     assert advlock.Key(100, 1).name is None and advlock.Key.parse("7").name is None
     assert advlock.Key.from_name_compat("daily_sales").name is None
     registry = advlock.Registry.parse('[locks.weekly_report]\ndescription = "no key"\n[locks.pair]\nkey = [1, 2]\n')
     assert registry.key("weekly_report").name == "weekly_report"
     assert registry["weekly_report"].key.name == "weekly_report"
-    assert advlock.to_key("weekly_report", registry).name == "weekly_report"
+    assert advlock._advlock.to_key("weekly_report", registry).name == "weekly_report"
     assert registry.key("pair").name is None
 
 

@@ -36,6 +36,23 @@ class KeysTest < Minitest::Test
     assert_equal({ Advlock::Key.pair(1, 2) => 1 }[Advlock::Key.parse("1:2")], 1)
   end
 
+  def test_keys_made_from_names_keep_the_name
+    # MySQL sessions lock the name itself, so every way of naming a lock keeps it.
+    assert_equal "daily_sales", Advlock::Key.from_name("daily_sales").name
+    assert_equal "daily_sales", Advlock::Key.parse("name:daily_sales").name
+    assert_equal "daily_sales", Advlock::Key.coerce(:daily_sales).name
+    assert_nil Advlock::Key.pair(100, 1).name
+    assert_nil Advlock::Key.parse("7").name
+    assert_nil Advlock::Key.from_name_compat("daily_sales").name
+    registry = Advlock::Registry.parse("[locks.weekly_report]\ndescription = \"no key\"\n" \
+                                       "[locks.pair]\nkey = [1, 2]\n", "r.toml")
+    assert_equal "weekly_report", registry.key("weekly_report").name
+    assert_equal Advlock::Key.from_name("weekly_report"), registry.key("weekly_report")
+    assert_equal "weekly_report", Advlock::Key.coerce("weekly_report", registry).name
+    assert_nil registry.key("pair").name
+    assert_equal "daily_sales", Marshal.load(Marshal.dump(Advlock::Key.from_name("daily_sales"))).name
+  end
+
   def test_bad_keys
     ["", "1:", "abc", "+5", "99999999999:1", "9223372036854775808", "name:"].each do |text|
       error = assert_raises(Advlock::BadKey, text) { Advlock::Key.parse(text) }
@@ -55,6 +72,16 @@ class KeysTest < Minitest::Test
     assert_includes error.message, "daily_sales"
     error = assert_raises(Advlock::RegistryError) { Advlock::Registry.parse("[locks.a]\nkey = 1.5\n", "bad.toml") }
     assert error.message.start_with?("bad.toml:2"), error.message
+  end
+
+  def test_unsafe_targets_share_their_base
+    { -10 => Advlock::StandbyTarget, -11 => Advlock::ReadOnlyTarget, -12 => Advlock::PoolerTarget,
+      -21 => Advlock::ClusterTarget }.each do |status, error_class|
+      error = Advlock::Error.for_status(status, "m", "")
+      assert_instance_of error_class, error
+      assert_kind_of Advlock::UnsafeTarget, error
+      assert_equal status, error.status
+    end
   end
 
   def test_version_matches_the_c_library_and_gemspec

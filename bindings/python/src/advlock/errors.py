@@ -169,8 +169,8 @@ class ConfigError(Error):
 _BY_STATUS: Dict[int, Type[Error]] = {
     cls.default_status: cls
     for cls in (NotAcquired, InternalError, OutOfMemory, InvalidArgument, BadKey, RegistryError, NotFound,
-                FileError, Misuse, ConnectError, StandbyTarget, ReadOnlyTarget, PoolerTarget, LockLost, Canceled,
-                CapacityError, Deadlock, PermissionDenied, ServerError, Unsupported, ConfigError, ClusterTarget)
+                FileError, Misuse, ConnectError, StandbyTarget, ReadOnlyTarget, PoolerTarget, ClusterTarget, LockLost,
+                Canceled, CapacityError, Deadlock, PermissionDenied, ServerError, Unsupported, ConfigError)
 }
 
 

@@ -36,7 +36,8 @@ module Advlock
     const_set(name, Class.new(Error)).default_status = status
   end
   # The server is one where locks would exclude no one; refused unless opted in.
-  { StandbyTarget: -10, ReadOnlyTarget: -11, PoolerTarget: -12 }.each do |name, status|
+  # ClusterTarget: a node of a multi-primary cluster (MySQL Galera; allow_cluster=true in the URL).
+  { StandbyTarget: -10, ReadOnlyTarget: -11, PoolerTarget: -12, ClusterTarget: -21 }.each do |name, status|
     const_set(name, Class.new(UnsafeTarget)).default_status = status
   end
 
@@ -45,6 +46,6 @@ module Advlock
     -5 => RegistryError, -6 => NotFound, -7 => FileError, -8 => Misuse, -9 => ConnectError,
     -10 => StandbyTarget, -11 => ReadOnlyTarget, -12 => PoolerTarget, -13 => LockLost, -14 => Canceled,
     -15 => CapacityError, -16 => Deadlock, -17 => PermissionDenied, -18 => ServerError, -19 => Unsupported,
-    -20 => ConfigError
+    -20 => ConfigError, -21 => ClusterTarget
   }.freeze
 end

@@ -4,17 +4,35 @@ module Advlock
   # A PostgreSQL advisory-lock key: a bigint, or a pair of int4. A value:
   # equal keys name the same lock. Names become keys in the advlock core, so
   # every language derives the same key from the same name.
+  #
+  # A key made from a name keeps the name (#name): a MySQL or MariaDB session
+  # locks the name itself (GET_LOCK('daily_sales')), where PostgreSQL locks
+  # its number. Equality compares the numbers only.
   class Key
-    attr_reader :k1, :k2, :bigint
+    NAME_PREFIX = "name:"
+    private_constant :NAME_PREFIX
+
+    # name: the name the key was made from (from_name, "name:TEXT", a registry
+    # entry without a key of its own), else nil.
+    attr_reader :k1, :k2, :bigint, :name
 
     def self.bigint(value) = new(bigint: value)
     def self.pair(k1, k2) = new(k1: k1, k2: k2)
-    # advlock's frozen scheme (SHA-256 of "advlock:" + name).
-    def self.from_name(name) = from_native(Native::NativeKey.from_name(text(name)))
+
+    # advlock's frozen scheme (SHA-256 of "advlock:" + name); the key keeps the name.
+    def self.from_name(name)
+      name = text(name)
+      from_native(Native::NativeKey.from_name(name), name: name)
+    end
+
     # The with_advisory_lock gem's scheme: [crc32(name) & 0x7fffffff, prefix & 0x7fffffff].
     def self.from_name_compat(name, prefix = 0) = from_native(Native::NativeKey.from_name_compat(text(name), prefix))
-    # "100:1", "-42" or "name:TEXT".
-    def self.parse(text) = from_native(Native::NativeKey.parse(text(text)))
+
+    # "100:1", "-42" or "name:TEXT" (which keeps the name).
+    def self.parse(text)
+      text = text(text)
+      from_native(Native::NativeKey.parse(text), name: text.start_with?(NAME_PREFIX) ? text[NAME_PREFIX.size..] : nil)
+    end
 
     # A Key from what the API accepts: a Key, a name (String or Symbol; looked
     # up in registry when given), an Integer (bigint) or [k1, k2].
@@ -31,19 +49,21 @@ module Advlock
       end
     end
 
-    def initialize(bigint: nil, k1: nil, k2: nil)
+    # name: is for Key.from_name / Key.parse / Registry#key (@api private).
+    def initialize(bigint: nil, k1: nil, k2: nil, name: nil)
       if bigint.nil?
         @k1 = int(k1, 32, "the first number of a pair key")
         @k2 = int(k2, 32, "the second number of a pair key")
       else
         @bigint = int(bigint, 64, "a bigint key")
       end
+      @name = name&.dup&.freeze
       freeze
     end
 
     def pair? = @bigint.nil?
     def to_s = pair? ? "#{k1}:#{k2}" : bigint.to_s
-    def inspect = "#<Advlock::Key #{self}>"
+    def inspect = "#<Advlock::Key #{self}#{" name=#{name.inspect}" if name}>"
     def ==(other) = other.is_a?(Key) && other.k1 == k1 && other.k2 == k2 && other.bigint == bigint
     alias eql? ==
     def hash = [k1, k2, bigint].hash
@@ -55,14 +75,18 @@ module Advlock
     def sql_result(kind, answer) = with_native { |k| k.sql_result(kind.to_s, answer ? true : false) }
 
     # @api private
+    # A named key reaches the core as its name: MySQL locks names, not numbers.
     def with_native
-      native = pair? ? Native::NativeKey.pair(k1, k2) : Native::NativeKey.bigint(bigint)
+      native = if name then Native::NativeKey.from_name(name)
+               elsif pair? then Native::NativeKey.pair(k1, k2)
+               else Native::NativeKey.bigint(bigint)
+               end
       yield native
     end
 
     # @api private
-    def self.from_native(native)
-      native.is_pair ? pair(native.k1, native.k2) : bigint(native.bigint_value)
+    def self.from_native(native, name: nil)
+      native.is_pair ? new(k1: native.k1, k2: native.k2, name: name) : new(bigint: native.bigint_value, name: name)
     end
 
     def self.text(value)

@@ -12,8 +12,16 @@ module Advlock
       @native = native
     end
 
-    # The key of the named lock; raises NotFound (naming the closest name).
-    def key(name) = Key.from_native(@native.find(name.to_s).key)
+    # The key of the named lock; raises NotFound (naming the closest name). An
+    # entry without a key of its own locks its name: the key keeps the name
+    # (Key#name), as MySQL locks names.
+    def key(name)
+      entry = @native.find(name.to_s)
+      key = Key.from_native(entry.key)
+      # The rule of advlock.hpp's registry_entry::key(): a key equal to its name's is the name's.
+      named = Key.from_name(entry.name)
+      named == key ? named : key
+    end
 
     # The registry's name for key, or nil.
     def name_of(key)

@@ -3,6 +3,7 @@ package io.advlock;
 import io.advlock.internal.NativeKey;
 import io.advlock.internal.NativeLibrary;
 import java.lang.ref.Cleaner;
+import java.util.Optional;
 
 /**
  * A PostgreSQL advisory-lock key: a bigint, or a pair of int4 ("category, job
@@ -16,6 +17,10 @@ import java.lang.ref.Cleaner;
  * Key.fromName("daily_sales")   // advlock's frozen SHA-256 scheme
  * Key.parse("100:1")            // the text form the command line uses
  * }</pre>
+ *
+ * <p>A key made from a name keeps the name ({@link #name()}): a MySQL or
+ * MariaDB session locks the name itself (GET_LOCK('daily_sales')), where
+ * PostgreSQL locks its number. Equality compares the numbers only.
  */
 public final class Key {
     static {
@@ -25,31 +30,37 @@ public final class Key {
     // The native copy a lock call needs is made once per Key and freed when the
     // Key is garbage (a Cleaner, not a finalizer): no allocation per lock call.
     private static final Cleaner NATIVE_KEYS = Cleaner.create();
+    private static final String NAME_PREFIX = "name:";
 
     private final boolean pair;
     private final int k1;
     private final int k2;
     private final long bigint;
+    private final String name;  // null: not made from a name
     private volatile NativeKey nativeKey;
 
-    private Key(boolean pair, int k1, int k2, long bigint) {
+    private Key(boolean pair, int k1, int k2, long bigint, String name) {
         this.pair = pair;
         this.k1 = k1;
         this.k2 = k2;
         this.bigint = bigint;
+        this.name = name;
     }
 
     public static Key bigint(long value) {
-        return new Key(false, 0, 0, value);
+        return new Key(false, 0, 0, value, null);
     }
 
     public static Key pair(int k1, int k2) {
-        return new Key(true, k1, k2, 0);
+        return new Key(true, k1, k2, 0, null);
     }
 
-    /** advlock's scheme: the first 8 bytes of SHA-256("advlock:" + name). Throws BadKeyException. */
+    /**
+     * advlock's scheme: the first 8 bytes of SHA-256("advlock:" + name); the key keeps the name.
+     * Throws BadKeyException.
+     */
     public static Key fromName(String name) {
-        return of(NativeKey.fromName(requireText(name, "name")));
+        return of(NativeKey.fromName(requireText(name, "name"))).named(name);
     }
 
     /** The with_advisory_lock gem's scheme: (crc32(name) &amp; 0x7fffffff, prefix &amp; 0x7fffffff). */
@@ -57,9 +68,18 @@ public final class Key {
         return of(NativeKey.fromNameCompat(requireText(name, "name"), prefix));
     }
 
-    /** "100:1" (pair), "-42" (bigint) or "name:TEXT". Throws BadKeyException. */
+    /** "100:1" (pair), "-42" (bigint) or "name:TEXT" (which keeps the name). Throws BadKeyException. */
     public static Key parse(String text) {
-        return of(NativeKey.parse(requireText(text, "key text")));
+        Key parsed = of(NativeKey.parse(requireText(text, "key text")));
+        return text.startsWith(NAME_PREFIX) ? parsed.named(text.substring(NAME_PREFIX.length())) : parsed;
+    }
+
+    /**
+     * The name the key was made from ({@link #fromName}, "name:TEXT", a registry entry without a key of its
+     * own), if any. A MySQL session locks this name itself.
+     */
+    public Optional<String> name() {
+        return Optional.ofNullable(name);
     }
 
     public boolean isPair() {
@@ -118,7 +138,9 @@ public final class Key {
         if (key != null) return key;
         synchronized (this) {
             if (nativeKey == null) {
-                NativeKey made = pair ? NativeKey.pair(k1, k2) : NativeKey.bigint(bigint);
+                // A named key must reach the core as its name: MySQL locks names, not numbers.
+                NativeKey made = name != null ? NativeKey.fromName(name)
+                        : pair ? NativeKey.pair(k1, k2) : NativeKey.bigint(bigint);
                 NATIVE_KEYS.register(this, made::delete);
                 nativeKey = made;
             }
@@ -132,6 +154,11 @@ public final class Key {
         } finally {
             key.delete();
         }
+    }
+
+    /** This key, keeping the name it was made from. */
+    Key named(String keyName) {
+        return new Key(pair, k1, k2, bigint, keyName);
     }
 
     static String requireText(String text, String what) {

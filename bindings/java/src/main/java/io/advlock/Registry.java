@@ -31,11 +31,17 @@ public final class Registry implements AutoCloseable {
         return new Registry(NativeRegistry.parse(Key.requireText(text, "registry text"), origin));
     }
 
-    /** The key of the named lock; throws {@link NotFoundException} (naming the closest name). */
+    /**
+     * The key of the named lock; throws {@link NotFoundException} (naming the closest name). An entry without a
+     * key of its own locks its name: the key keeps the name ({@link Key#name()}), as MySQL locks names.
+     */
     public Key key(String name) {
         NativeRegistryEntry entry = handle().find(Key.requireText(name, "lock name"));
         try {
-            return Key.of(entry.getKey());
+            Key key = Key.of(entry.getKey());
+            // The rule of advlock.hpp's registry_entry::key(): a key equal to its name's is the name's.
+            Key named = Key.fromName(entry.getName());
+            return named.equals(key) ? named : key;
         } finally {
             entry.delete();
         }

@@ -43,6 +43,22 @@ class KeyTest {
         assertEquals(Key.pair(1, 2).hashCode(), Key.parse("1:2").hashCode());
     }
 
+    @Test
+    void keysMadeFromNamesKeepTheName() {
+        // MySQL sessions lock the name itself, so every way of naming a lock keeps it.
+        assertEquals("daily_sales", Key.fromName("daily_sales").name().orElseThrow());
+        assertEquals("daily_sales", Key.parse("name:daily_sales").name().orElseThrow());
+        assertTrue(Key.pair(100, 1).name().isEmpty());
+        assertTrue(Key.parse("7").name().isEmpty());
+        assertTrue(Key.fromNameCompat("daily_sales", 0).name().isEmpty());
+        try (Registry registry = Registry.parse("[locks.weekly_report]\ndescription = \"no key\"\n"
+                                                + "[locks.pair]\nkey = [1, 2]\n", "test.toml")) {
+            assertEquals("weekly_report", registry.key("weekly_report").name().orElseThrow());
+            assertEquals(Key.fromName("weekly_report"), registry.key("weekly_report"));
+            assertTrue(registry.key("pair").name().isEmpty());
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "1:", ":1", "1:2:3", "abc", "+5", "99999999999:1", "9223372036854775808", "name:"})
     void malformedKeyTextIsBadKey(String text) {
