@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""Exclusion torture: N worker processes take one lock again and again while a
+fault injector breaks things, and a checker looks for two workers in the
+critical section at once.
+
+    tests/torture/torture.py --worker build/.../torture_worker            # short run (the test command)
+    tests/torture/torture.py --worker ... --long                          # 60 s per fault kind
+    tests/torture/torture.py --worker ... --json results.json             # for bench/report.py
+
+Fault kinds, one phase each (so every overlap is attributed to one kind):
+  none         no fault: the baseline
+  terminate    pg_terminate_backend of the lock holder's server session
+  restart      the server restarted (pg_ctl restart -m fast)
+  packet_drop  every packet dropped on the veth pair between the workers (in a
+               network namespace) and the server, then restored
+  sigkill      SIGKILL to a worker (replaced by a new one)
+
+Modes: "session" (advlock session locks: a worker leaves the critical section
+the moment advlock reports the loss, so an overlap lasts at most as long as the
+detection takes, and is measured) and "xact" (advlock_xact_lock in the
+transaction that commits the work: committed work never overlaps).
+
+Times are CLOCK_MONOTONIC on this one machine (time.monotonic_ns in Python,
+steady_clock in the worker). Exits 1 when committed transactional work
+overlapped, when a session-lock overlap has no fault to explain it, or when a
+phase ran no critical section at all.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = ROOT / "scripts"
+KINDS = ["none", "terminate", "restart", "packet_drop", "sigkill"]
+LOCK_NAME = "torture.the_one_lock"
+
+
+def now():
+    return time.monotonic_ns()
+
+
+def run(command, check=True, **kwargs):
+    return subprocess.run(command, shell=isinstance(command, str), check=check,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+class Network:
+    """A namespace joined to this one by a veth pair, and a switch that drops
+    every packet crossing it (nftables on both ends)."""
+
+    def __init__(self):
+        tag = f"{os.getpid() % 100000}"
+        self.ns, self.host_if, self.ns_if = f"advt{tag}", f"advt{tag}h", f"advt{tag}n"
+        self.table = f"advlock_torture_{tag}"
+        octet = 16 + os.getpid() % 200
+        self.host_ip, self.client_ip = f"10.213.{octet}.1", f"10.213.{octet}.2"
+        self.reason = None
+        if os.geteuid() != 0:
+            self.reason = "needs root to create a network namespace"
+        elif not shutil.which("ip") or not shutil.which("nft"):
+            self.reason = "needs ip (iproute2) and nft (nftables)"
+        elif run(f"ip netns add {self.ns}", check=False).returncode != 0:
+            self.reason = "this machine cannot create network namespaces (ip netns add failed)"
+        else:
+            steps = [f"ip link add {self.host_if} type veth peer name {self.ns_if}",
+                     f"ip link set {self.ns_if} netns {self.ns}",
+                     f"ip addr add {self.host_ip}/30 dev {self.host_if}", f"ip link set {self.host_if} up",
+                     f"ip netns exec {self.ns} ip addr add {self.client_ip}/30 dev {self.ns_if}",
+                     f"ip netns exec {self.ns} ip link set {self.ns_if} up",
+                     f"ip netns exec {self.ns} ip link set lo up"]
+            if any(run(step, check=False).returncode != 0 for step in steps):
+                self.reason = "could not wire a veth pair into the namespace"
+
+    @property
+    def available(self):
+        return self.reason is None
+
+    def drop(self):
+        run(f"nft add table inet {self.table}")
+        run(f"nft add chain inet {self.table} in '{{ type filter hook input priority 0; }}'")
+        run(f"nft add rule inet {self.table} in iifname {self.host_if} drop")
+        run(f"ip netns exec {self.ns} nft add table inet torture")
+        run(f"ip netns exec {self.ns} nft add chain inet torture in '{{ type filter hook input priority 0; }}'")
+        run(f"ip netns exec {self.ns} nft add rule inet torture in drop")
+
+    def restore(self):
+        run(f"nft delete table inet {self.table}", check=False)
+        run(f"ip netns exec {self.ns} nft delete table inet torture", check=False)
+
+    def close(self):
+        self.restore()
+        run(f"ip netns del {self.ns}", check=False)
+        run(f"ip link del {self.host_if}", check=False)
+
+
+class Server:
+    """A throwaway PostgreSQL (scripts/pg-start.sh), also listening on the veth."""
+
+    def __init__(self, network):
+        self.state = tempfile.mkdtemp(prefix="advlock-torture-pg.")
+        listen = "127.0.0.1" + (f",{network.host_ip}" if network.available else "")
+        run([str(SCRIPTS / "pg-start.sh"), self.state, "-c", f"listen_addresses={listen}"])
+        self.url = self.read("url")
+        self.network_url = None
+        if network.available:
+            with open(Path(self.read("data_dir")) / "pg_hba.conf", "a", encoding="utf-8") as hba:
+                hba.write(f"host all all {network.client_ip}/32 scram-sha-256\n")
+            self.network_url = self.url.replace("@127.0.0.1:", f"@{network.host_ip}:")
+        self.sql("SELECT pg_reload_conf()")
+        self.sql("CREATE TABLE torture_work (worker int, seq bigint, entered timestamptz, exited timestamptz)")
+
+    def read(self, name):
+        return (Path(self.state) / name).read_text(encoding="utf-8").strip()
+
+    def sql(self, statement):
+        return run(["psql", self.url, "-XAtq", "-c", statement]).stdout.strip()
+
+    def restart(self):
+        run([str(SCRIPTS / "pg-restart.sh"), self.state, "fast"])
+
+    def stop(self):
+        run([str(SCRIPTS / "pg-stop.sh"), self.state], check=False)
+
+
+class Phase:
+    """One mode x fault kind: workers, faults, and the checker's findings."""
+
+    def __init__(self, args, server, network, mode, kind, index):
+        self.args, self.server, self.network, self.mode, self.kind = args, server, network, mode, kind
+        self.dir = Path(tempfile.mkdtemp(prefix=f"advlock-torture-{mode}-{kind}."))
+        self.worker_base = index * 1000
+        self.workers = {}  # worker id -> Popen
+        self.next_worker = 0
+        self.faults = []  # (ns, kind, detail)
+        self.kills = {}  # worker id -> ns of its SIGKILL
+
+    def url(self):
+        return self.server.network_url if self.kind == "packet_drop" else self.server.url
+
+    def spawn(self):
+        worker = self.worker_base + self.next_worker
+        self.next_worker += 1
+        command = [self.args.worker, self.mode, self.url(), LOCK_NAME, str(self.dir / f"w{worker}.log"),
+                   str(self.args.hold_ms)]
+        if self.mode == "xact":
+            command.append(str(worker))
+        if self.kind == "packet_drop":
+            command = ["ip", "netns", "exec", self.network.ns] + command
+        self.workers[worker] = subprocess.Popen(command)
+
+    def holder_pid(self):
+        text = self.server.sql("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                               "AND NOT (objsubid = 2 AND classid = 1633971307) LIMIT 1")
+        return int(text) if text else None
+
+    def inject(self, deadline):
+        kind = self.kind
+        if kind == "none":
+            time.sleep(max(0, (deadline - now()) / 1e9))
+            return
+        while now() < deadline:
+            if kind == "terminate":
+                time.sleep(random.uniform(0.2, 0.5))
+                pid = self.holder_pid()
+                if pid:
+                    self.faults.append((now(), kind, pid))
+                    self.server.sql(f"SELECT pg_terminate_backend({pid})")
+            elif kind == "restart":
+                time.sleep(random.uniform(0.8, 1.2))
+                self.faults.append((now(), kind, ""))
+                self.server.restart()
+            elif kind == "packet_drop":
+                time.sleep(1.0)
+                self.faults.append((now(), kind, "drop"))
+                self.network.drop()
+                time.sleep(self.args.drop_seconds)
+                self.network.restore()
+            elif kind == "sigkill":
+                time.sleep(random.uniform(0.2, 0.5))
+                victim = random.choice(list(self.workers))
+                process = self.workers.pop(victim)
+                at = now()
+                process.kill()
+                process.wait()
+                self.kills[victim] = at
+                self.faults.append((at, kind, victim))
+                self.spawn()
+
+    def run(self):
+        if self.mode == "xact":
+            self.server.sql("DELETE FROM torture_work")
+        for _ in range(self.args.workers):
+            self.spawn()
+        self.started = now()
+        self.inject(self.started + int(self.args.seconds * 1e9))
+        self.ended = now()
+        for process in self.workers.values():
+            process.send_signal(signal.SIGTERM)
+        for process in self.workers.values():
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self.kind == "packet_drop":
+            self.network.restore()
+        return self.check_session() if self.mode == "session" else self.check_xact()
+
+    def sections_from_logs(self):
+        sections, losses = [], []
+        for log in sorted(self.dir.glob("w*.log")):
+            worker = int(log.stem[1:])
+            open_entry = None
+            for line in log.read_text(encoding="utf-8").splitlines():
+                fields = line.split(" ")
+                if fields[0] == "E":
+                    open_entry = (int(fields[1]), int(fields[2]))
+                elif fields[0] == "X" and open_entry:
+                    sections.append((open_entry[1], int(fields[2]), worker, fields[3]))
+                    open_entry = None
+                elif fields[0] == "L":
+                    losses.append((int(fields[1]), worker))
+            if open_entry:  # killed inside the critical section: it ended with the process
+                sections.append((open_entry[1], self.kills.get(worker, self.ended), worker, "killed"))
+        return sorted(sections), losses
+
+    def check_session(self):
+        sections, losses = self.sections_from_logs()
+        fault_times = sorted(f[0] for f in self.faults)
+        overlaps, unexplained, worst = 0, 0, 0
+        for i, (a_in, a_out, a_worker, _) in enumerate(sections):
+            for b_in, b_out, b_worker, _ in sections[i + 1:]:
+                if b_in >= a_out:
+                    break
+                if b_worker == a_worker:
+                    continue
+                overlaps += 1
+                worst = max(worst, min(a_out, b_out) - b_in)
+                # A loss must explain it: a fault after A entered and before B did.
+                if not any(a_in <= t <= b_in for t in fault_times):
+                    unexplained += 1
+        # Detection latency: from each fault to the losses it caused (the first
+        # lost callback of each worker after the fault).
+        latencies = []
+        for t, _, _ in self.faults:
+            seen = set()
+            for at, worker in sorted(losses):
+                if at >= t and worker not in seen and at - t < 30e9:
+                    later_fault = [f for f in fault_times if t < f <= at]
+                    if not later_fault:
+                        latencies.append(at - t)
+                    seen.add(worker)
+        return self.result(len(sections), overlaps, worst, unexplained, latencies)
+
+    def check_xact(self):
+        rows = self.server.sql(
+            "SELECT extract(epoch FROM entered)::numeric * 1e9 || ' ' || extract(epoch FROM exited)::numeric * 1e9 "
+            "|| ' ' || worker FROM torture_work WHERE exited IS NOT NULL ORDER BY entered").splitlines()
+        sections = [(float(a), float(b), int(w)) for a, b, w in (r.split(" ") for r in rows)]
+        overlaps, worst = 0, 0
+        for i, (a_in, a_out, a_worker) in enumerate(sections):
+            for b_in, b_out, b_worker in sections[i + 1:]:
+                if b_in >= a_out:
+                    break
+                overlaps += 1
+                worst = max(worst, min(a_out, b_out) - b_in)
+        return self.result(len(sections), overlaps, worst, 0, [])
+
+    def result(self, sections, overlaps, worst_ns, unexplained, latencies):
+        latencies.sort()
+        return {"mode": self.mode, "kind": self.kind, "seconds": self.args.seconds, "workers": self.args.workers,
+                "sections": sections, "faults": len(self.faults), "overlaps": overlaps,
+                "largest_overlap_ms": worst_ns / 1e6, "unexplained_overlaps": unexplained,
+                "detection_ms_max": latencies[-1] / 1e6 if latencies else None,
+                "detection_ms_p50": latencies[len(latencies) // 2] / 1e6 if latencies else None,
+                "losses_measured": len(latencies)}
+
+
+def table(results, skipped):
+    lines = ["| mode | fault | critical sections | faults injected | overlaps | largest overlap | "
+             "loss detected after (p50 / max) |", "|---|---|---|---|---|---|---|"]
+    for r in results:
+        detection = (f"{r['detection_ms_p50']:.1f} / {r['detection_ms_max']:.1f} ms"
+                     if r["detection_ms_max"] is not None else "—")
+        lines.append(f"| {r['mode']} | {r['kind']} | {r['sections']} | {r['faults']} | {r['overlaps']} | "
+                     f"{r['largest_overlap_ms']:.2f} ms | {detection} |")
+    for mode, kind, reason in skipped:
+        lines.append(f"| {mode} | {kind} | skipped: {reason} | | | | |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--worker", required=True, help="the torture_worker binary")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=4.0, help="per fault kind and mode")
+    parser.add_argument("--long", action="store_true", help="60 s per fault kind and mode")
+    parser.add_argument("--hold-ms", type=int, default=20)
+    parser.add_argument("--drop-seconds", type=float, default=2.0,
+                        help="each packet drop (the workers' heartbeat: 300 ms + 700 ms deadline)")
+    parser.add_argument("--modes", default="session,xact")
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--json", help="write the results here too")
+    args = parser.parse_args()
+    if args.long:
+        args.seconds = 60.0
+    network = Network()
+    server = None
+    results, skipped = [], []
+    try:
+        server = Server(network)
+        index = 0
+        for mode in args.modes.split(","):
+            for kind in args.kinds.split(","):
+                index += 1
+                if kind == "packet_drop" and not network.available:
+                    skipped.append((mode, kind, network.reason))
+                    print(f"torture: {mode}/{kind} skipped: {network.reason}", flush=True)
+                    continue
+                result = Phase(args, server, network, mode, kind, index).run()
+                results.append(result)
+                print(f"torture: {mode}/{kind}: {result['sections']} sections, {result['faults']} faults, "
+                      f"{result['overlaps']} overlaps (largest {result['largest_overlap_ms']:.2f} ms)", flush=True)
+    finally:
+        if server:
+            server.stop()
+        network.close()
+    print(table(results, skipped))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"results": results, "skipped": skipped}, indent=1), encoding="utf-8")
+    failures = []
+    for r in results:
+        name = f"{r['mode']}/{r['kind']}"
+        if r["sections"] == 0:
+            failures.append(f"{name}: no critical section ran")
+        if r["mode"] == "xact" and r["overlaps"]:
+            failures.append(f"{name}: committed transactional work overlapped {r['overlaps']} times")
+        if r["unexplained_overlaps"]:
+            failures.append(f"{name}: {r['unexplained_overlaps']} overlaps with no fault to explain them")
+    phases = len(results) + len(skipped)
+    print(f"torture: {phases} phases, {len(results)} run, {len(skipped)} skipped, "
+          f"{sum(r['overlaps'] for r in results)} overlaps, {len(failures)} failures")
+    for failure in failures:
+        print(f"torture: FAILED {failure}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
