@@ -114,6 +114,7 @@ class Server:
             with open(Path(self.read("data_dir")) / "pg_hba.conf", "a", encoding="utf-8") as hba:
                 hba.write(f"host all all {network.client_ip}/32 scram-sha-256\n")
             self.network_url = self.url.replace("@127.0.0.1:", f"@{network.host_ip}:")
+        self.admin = None
         self.sql("SELECT pg_reload_conf()")
         self.sql("CREATE TABLE torture_work (worker int, seq bigint, entered timestamptz, exited timestamptz)")
 
@@ -123,10 +124,37 @@ class Server:
     def sql(self, statement):
         return run(["psql", self.url, "-XAtq", "-c", statement]).stdout.strip()
 
+    def terminate_holder(self):
+        """pg_terminate_backend of the lock's holder, through a connection
+        kept open, so the fault's time is taken just before the server acts
+        (a new psql would add its own start-up to every detection latency).
+        Returns the fault's time, or None when nobody held the lock."""
+        if self.admin is None or self.admin.poll() is not None:
+            self.admin = subprocess.Popen(["psql", self.url, "-XAtq"], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.admin.stdin.write("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                               "AND NOT (objsubid = 2 AND classid = 1633971307) LIMIT 1;\\echo __end__\n")
+        pid = None
+        for line in self.admin.stdout:
+            if line.strip() == "__end__":
+                break
+            pid = int(line) if line.strip() else pid
+        if pid is None:
+            return None
+        at = now()
+        self.admin.stdin.write(f"SELECT pg_terminate_backend({pid});\\echo __end__\n")
+        for line in self.admin.stdout:
+            if line.strip() == "__end__":
+                break
+        return at
+
     def restart(self):
         run([str(SCRIPTS / "pg-restart.sh"), self.state, "fast"])
 
     def stop(self):
+        if self.admin is not None and self.admin.poll() is None:
+            self.admin.stdin.close()
+            self.admin.wait()
         run([str(SCRIPTS / "pg-stop.sh"), self.state], check=False)
 
 
@@ -148,18 +176,15 @@ class Phase:
     def spawn(self):
         worker = self.worker_base + self.next_worker
         self.next_worker += 1
-        command = [self.args.worker, self.mode, self.url(), LOCK_NAME, str(self.dir / f"w{worker}.log"),
-                   str(self.args.hold_ms)]
+        # A packet drop must find the holder holding, not waiting in a call:
+        # only then is the heartbeat what notices the silence.
+        hold_ms = self.args.drop_hold_ms if self.kind == "packet_drop" else self.args.hold_ms
+        command = [self.args.worker, self.mode, self.url(), LOCK_NAME, str(self.dir / f"w{worker}.log"), str(hold_ms)]
         if self.mode == "xact":
             command.append(str(worker))
         if self.kind == "packet_drop":
             command = ["ip", "netns", "exec", self.network.ns] + command
         self.workers[worker] = subprocess.Popen(command)
-
-    def holder_pid(self):
-        text = self.server.sql("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                               "AND NOT (objsubid = 2 AND classid = 1633971307) LIMIT 1")
-        return int(text) if text else None
 
     def inject(self, deadline):
         kind = self.kind
@@ -169,20 +194,20 @@ class Phase:
         while now() < deadline:
             if kind == "terminate":
                 time.sleep(random.uniform(0.2, 0.5))
-                pid = self.holder_pid()
-                if pid:
-                    self.faults.append((now(), kind, pid))
-                    self.server.sql(f"SELECT pg_terminate_backend({pid})")
+                at = self.server.terminate_holder()
+                if at:
+                    self.faults.append((at, kind, ""))
             elif kind == "restart":
                 time.sleep(random.uniform(0.8, 1.2))
                 self.faults.append((now(), kind, ""))
                 self.server.restart()
             elif kind == "packet_drop":
-                time.sleep(1.0)
+                time.sleep(2.0)
                 self.faults.append((now(), kind, "drop"))
                 self.network.drop()
                 time.sleep(self.args.drop_seconds)
                 self.network.restore()
+                time.sleep(4.0)  # TCP's retransmission backoff takes a while to get through again
             elif kind == "sigkill":
                 time.sleep(random.uniform(0.2, 0.5))
                 victim = random.choice(list(self.workers))
@@ -200,7 +225,10 @@ class Phase:
         for _ in range(self.args.workers):
             self.spawn()
         self.started = now()
-        self.inject(self.started + int(self.args.seconds * 1e9))
+        # After a drop, TCP's retransmission backoff takes a while to recover:
+        # give that phase time for sections after the faults too.
+        seconds = max(self.args.seconds * 2, 8.0) if self.kind == "packet_drop" else self.args.seconds
+        self.inject(self.started + int(seconds * 1e9))
         self.ended = now()
         for process in self.workers.values():
             process.send_signal(signal.SIGTERM)
@@ -276,7 +304,7 @@ class Phase:
 
     def result(self, sections, overlaps, worst_ns, unexplained, latencies):
         latencies.sort()
-        return {"mode": self.mode, "kind": self.kind, "seconds": self.args.seconds, "workers": self.args.workers,
+        return {"mode": self.mode, "kind": self.kind, "seconds": (self.ended - self.started) / 1e9, "workers": self.args.workers,
                 "sections": sections, "faults": len(self.faults), "overlaps": overlaps,
                 "largest_overlap_ms": worst_ns / 1e6, "unexplained_overlaps": unexplained,
                 "detection_ms_max": latencies[-1] / 1e6 if latencies else None,
@@ -306,6 +334,7 @@ def main():
     parser.add_argument("--hold-ms", type=int, default=20)
     parser.add_argument("--drop-seconds", type=float, default=2.0,
                         help="each packet drop (the workers' heartbeat: 300 ms + 700 ms deadline)")
+    parser.add_argument("--drop-hold-ms", type=int, default=1500, help="critical sections in the packet_drop phase")
     parser.add_argument("--modes", default="session,xact")
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--json", help="write the results here too")
