@@ -71,6 +71,13 @@ GEM_PATH="$build/ruby-gems:$(gem env gempath)" "$root/scripts/with-postgres.sh" 
   ruby "'"$root"'/bench/ruby/lock_cycle.rb" "$ADVLOCK_TEST_PG_URL" "'"$build"'/bench/advlock_bench" '"$repetitions"' \
     > "'"$ruby_results"'"
 '
+# The exclusion torture (tests/torture): per fault kind, critical sections,
+# overlaps and how long a holder took to learn of its loss.
+cmake --build "$build" --target torture_worker >/dev/null
+torture_results="$build/torture.json"
+python3 "$root/tests/torture/torture.py" --worker "$build/tests/torture/torture_worker" \
+  --seconds "${BENCH_TORTURE_SECONDS:-10}" --json "$torture_results"
+ADVLOCK_BENCH_TORTURE="$torture_results" ADVLOCK_BENCH_TORTURE_SECONDS="${BENCH_TORTURE_SECONDS:-10}" \
 ADVLOCK_BENCH_CPU_IDLE="$(cat "$build/cpu_idle_state")" \
 ADVLOCK_BENCH_MYSQL_VERSION="$(cat "$build/mysql_server_version")" python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
   "$python_results" "$java_results" "$ruby_results" >"$root/docs/BENCHMARKS.md"
