@@ -268,8 +268,8 @@ transaction that holds the lock, and only committed rows count.
 - Transaction-scoped locks: **{xact_overlaps} overlaps** of committed work (goal: zero:
   {verdict(xact_overlaps == 0)}).
 - Session locks: largest overlap **{worst:.2f} ms**, against a largest measured detection latency of
-  {detection:.1f} ms; every overlap followed a fault between the two entries, none unexplained
-  ({unexplained}). An overlap happens when the server frees the lock (terminate, restart) and the
+  {detection:.1f} ms; overlaps with no fault between the two entries to explain them:
+  {unexplained} (goal: zero: {verdict(unexplained == 0)}). An overlap happens when the server frees the lock (terminate, restart) and the
   next worker enters before the old holder has heard; on a silent network the holder lets go
   first (the server keeps the lock about 25 s), so no overlap. See [safety.md](safety.md).
 """

@@ -12,7 +12,11 @@
 #   5. the Java binding: mvn package (SWIG + JNI library in the jar), JUnit 5
 #      against a real PostgreSQL, and the batch examples (scripts/test-java.sh);
 #   6. the Ruby gem: gem build + install, minitest against a real PostgreSQL,
-#      ActiveRecord compatibility included (scripts/test-ruby.sh).
+#      ActiveRecord compatibility included (scripts/test-ruby.sh);
+#   7. cross-language interop: the command, C++, Java, Python and Ruby derive the
+#      same keys and contend for one lock on PostgreSQL and MariaDB
+#      (scripts/test-interop.sh).
+# The exclusion torture's short run (tests/torture) is one of the ctest tests.
 # Installs what it needs (Debian packages) first. Exits non-zero if anything failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,9 +62,13 @@ echo "== Ruby binding =="
 ruby_status=0
 "$root/scripts/test-ruby.sh" || ruby_status=$?
 
+echo "== cross-language interop =="
+interop_status=0
+"$root/scripts/test-interop.sh" || interop_status=$?
+
 echo "== summary =="
 passed=0 failed=0
-for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status" "java:$java_status" "ruby:$ruby_status"; do
+for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status" "java:$java_status" "ruby:$ruby_status" "interop:$interop_status"; do
   name=${suite%%:*} status=${suite#*:}
   if [ "$status" -eq 0 ]; then
     passed=$((passed + 1)); echo "  $name: passed"
