@@ -210,6 +210,9 @@ ADVLOCK_API advlock_status advlock_key_from_name_compat(advlock_key *out, const 
  * Anything else gives ADVLOCK_EKEY with a message that says what was expected.
  */
 ADVLOCK_API advlock_status advlock_key_parse(advlock_key *out, const char *text, size_t text_len);
+/* (A key keeps no name: on MySQL, lock "name:TEXT" with
+   advlock_session_try_lock_name / advlock_session_lock_name and TEXT, as the
+   C++ wrapper's advlock::key::parse does, or it locks "advlock:N".) */
 
 /*
  * Write the canonical text of a key ("100:1" or "-42") into out, which holds
