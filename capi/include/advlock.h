@@ -551,7 +551,9 @@ ADVLOCK_API advlock_status advlock_session_backend_pid(int32_t *out, const advlo
    about its session. Owned by its advlock_holders list; fields may be appended. */
 typedef struct advlock_holder {
     advlock_key key;
-    const char *lock_name; /* the registry's name for the key, or NULL */
+    const char *lock_name; /* the registry's name for the key, or NULL; on MySQL,
+                              else the lock's name on the server (scope left out,
+                              "advlock:K1:K2" for a key) */
     advlock_mode mode;
     int granted;           /* 1: holds the lock; 0: waits for it */
     int32_t pid;           /* server process; 0 for a prepared transaction */

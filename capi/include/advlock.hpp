@@ -411,8 +411,9 @@ public:
         std::vector<holder> rows;
         for (std::size_t i = 0; i < advlock_holders_count(raw); ++i) {
             const advlock_holder *h = advlock_holders_at(raw, i);
-            rows.push_back(holder{key(h->key), text(h->lock_name), text(h->user), text(h->application_name),
-                                  text(h->client_addr), text(h->client_hostname), static_cast<mode>(h->mode),
+            rows.push_back(holder{named_if_its_name(h->key, h->lock_name), text(h->lock_name), text(h->user),
+                                  text(h->application_name), text(h->client_addr), text(h->client_hostname),
+                                  static_cast<mode>(h->mode),
                                   h->granted != 0, h->is_self != 0, h->details_hidden != 0, h->pid,
                                   h->backend_start_unix_us, h->wait_start_unix_us});
         }
@@ -442,6 +443,17 @@ public:
     void close() { handle_.reset(); }
 
     advlock_session *c_handle() const { return handle_.get(); }
+
+    // A holder's key keeps its lock name when it is that name's key, so
+    // locking it again locks the same lock on MySQL too (which locks names).
+    static key named_if_its_name(const advlock_key &raw, const char *lock_name) {
+        advlock_key k;
+        if (lock_name && advlock_key_from_name(&k, lock_name, ADVLOCK_NUL_TERMINATED) == ADVLOCK_OK &&
+            advlock_key_equal(&k, &raw)) {
+            return key::from_name(lock_name);
+        }
+        return key(raw);
+    }
 
 private:
     struct deleter {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "advlock.h"
+#include "advlock.hpp"
 #include "support/c_handles.hpp"
 #include "support/lost_recorder.hpp"
 #include "support/test_mariadb.hpp"
@@ -271,6 +272,25 @@ TEST(MysqlLocks, HoldersNameTheLockAndItsSessionAndSayWhatIsNotShown) {
     EXPECT_TRUE(advlock_key_equal(&row->key, &expected));
     ASSERT_NE(advlock_holders_note(raw), nullptr);
     EXPECT_NE(std::string(advlock_holders_note(raw)).find("waiting"), std::string::npos);
+}
+
+TEST(MysqlLocks, AHoldersKeyLocksTheSameLockAgain) {
+    // Through the C++ wrapper: a holder's key keeps the lock's name, so
+    // locking it (here from a second session) names the lock that is held.
+    const std::string name = unique_name();
+    advlock::session holder = advlock::session::open(mariadb_url()), other = advlock::session::open(mariadb_url());
+    std::optional<advlock::lock> held = holder.try_lock(advlock::key::from_name(name));
+    ASSERT_TRUE(held);
+    std::string note;
+    const advlock::key only = advlock::key::from_name(name);
+    const std::vector<advlock::holder> rows = other.holders(nullptr, &only, &note);
+    ASSERT_EQ(rows.size(), 1u);
+    ASSERT_TRUE(rows[0].key.name());
+    EXPECT_EQ(*rows[0].key.name(), name);
+    EXPECT_FALSE(other.try_lock(rows[0].key));
+    EXPECT_FALSE(note.empty());
+    held->release();
+    EXPECT_TRUE(other.try_lock(rows[0].key));
 }
 
 TEST(MysqlLocks, WhatMysqlCannotDoIsUnsupportedNotSilentlyDifferent) {

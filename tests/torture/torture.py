@@ -3,9 +3,11 @@
 fault injector breaks things, and a checker looks for two workers in the
 critical section at once.
 
-    tests/torture/torture.py --worker build/.../torture_worker            # short run (the test command)
-    tests/torture/torture.py --worker ... --long                          # 60 s per fault kind
-    tests/torture/torture.py --worker ... --json results.json             # for bench/report.py
+    tests/torture/torture.py                                  # builds the worker, short run
+    tests/torture/torture.py --long                           # 60 s per fault kind
+    tests/torture/torture.py --worker BIN --json results.json # a given worker; results for bench/report.py
+
+Without --worker it builds torture_worker into build/torture (CMake, Ninja).
 
 Fault kinds, one phase each (so every overlap is attributed to one kind):
   none         no fault: the baseline
@@ -327,7 +329,7 @@ def table(results, skipped):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--worker", required=True, help="the torture_worker binary")
+    parser.add_argument("--worker", help="the torture_worker binary (default: build it into build/torture)")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=4.0, help="per fault kind and mode")
     parser.add_argument("--long", action="store_true", help="60 s per fault kind and mode")
@@ -341,6 +343,8 @@ def main():
     args = parser.parse_args()
     if args.long:
         args.seconds = 60.0
+    if not args.worker:
+        args.worker = built_worker()
     network = Network()
     server = None
     results, skipped = [], []
