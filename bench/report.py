@@ -237,7 +237,7 @@ advlock adds its handle, bookkeeping, the name's escaping and its checks.
 def torture_section(path, seconds):
     data = json.load(open(path, encoding="utf-8"))
     rows = ["| locks | fault | critical sections | faults injected | overlaps | largest overlap | "
-            "loss detected after (p50 / max) |", "|---|---|---|---|---|---|---|"]
+            "holder stopped after (p50 / max) |", "|---|---|---|---|---|---|---|"]
     for r in data["results"]:
         detection = (f"{r['detection_ms_p50']:.1f} / {r['detection_ms_max']:.1f} ms"
                      if r["detection_ms_max"] is not None else "—")
@@ -269,8 +269,12 @@ transaction that holds the lock, and only committed rows count.
 
 - Transaction-scoped locks: **{xact_overlaps} overlaps** of committed work (goal: zero:
   {verdict(xact_overlaps == 0)}).
-- Session locks: largest overlap **{worst:.2f} ms** ({worst_kind}), within the largest detection
-  latency measured in that phase, {detection:.1f} ms. Each overlap is checked to follow a fault
+"Holder stopped after": from each fault to the moment the worker holding the lock left its
+critical section on advlock's word (the lost callback), i.e. the detection latency as the job
+sees it.
+
+- Session locks: largest overlap **{worst:.2f} ms** ({worst_kind}), within the largest
+  "holder stopped after" of that phase, {detection:.1f} ms. Each overlap is checked to follow a fault
   between the two entries, so it lasted at most as long as the old holder took to learn of that
   fault; overlaps without such a fault: {unexplained} (goal: zero: {verdict(unexplained == 0)}). An overlap happens when the server frees the lock (terminate, restart) and the
   next worker enters before the old holder has heard; on a silent network the holder lets go
