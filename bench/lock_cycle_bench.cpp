@@ -10,6 +10,7 @@
 #include <string>
 
 #include "advlock.h"
+#include "capi_cycle.hpp"
 #include "bench_server.hpp"
 
 namespace {
@@ -49,23 +50,7 @@ void BM_RawLibpqTryUnlock(benchmark::State &state) {
 }
 
 void BM_AdvlockCapiTryRelease(benchmark::State &state) {
-    advlock_session *session = nullptr;
-    if (advlock_session_open(&session, advlock::bench::server_url().c_str(), nullptr) != ADVLOCK_OK) {
-        state.SkipWithError(advlock_error_last()->message);
-        return;
-    }
-    const advlock_key key = advlock_key_bigint(424243);
-    for (auto _ : state) {
-        advlock_lock *lock = nullptr;
-        if (advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE) != ADVLOCK_OK ||
-            advlock_lock_release(lock) != ADVLOCK_OK) {
-            state.SkipWithError(advlock_error_last()->message);
-            advlock_lock_free(lock);
-            break;
-        }
-        advlock_lock_free(lock);
-    }
-    advlock_session_close(session);
+    advlock::bench::capi_try_release_cycles(state, advlock::bench::server_url().c_str(), 424243);
 }
 
 }  // namespace

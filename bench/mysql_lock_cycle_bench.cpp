@@ -12,6 +12,7 @@
 #include <string>
 
 #include "advlock.h"
+#include "capi_cycle.hpp"
 
 namespace {
 
@@ -70,23 +71,7 @@ void BM_AdvlockCapiMysqlTryRelease(benchmark::State &state) {
         state.SkipWithError("set ADVLOCK_BENCH_MYSQL_URL (bench/run.sh does)");
         return;
     }
-    advlock_session *session = nullptr;
-    if (advlock_session_open(&session, mysql_url(), nullptr) != ADVLOCK_OK) {
-        state.SkipWithError(advlock_error_last()->message);
-        return;
-    }
-    const advlock_key key = advlock_key_bigint(424245);
-    for (auto _ : state) {
-        advlock_lock *lock = nullptr;
-        if (advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE) != ADVLOCK_OK ||
-            advlock_lock_release(lock) != ADVLOCK_OK) {
-            state.SkipWithError(advlock_error_last()->message);
-            advlock_lock_free(lock);
-            break;
-        }
-        advlock_lock_free(lock);
-    }
-    advlock_session_close(session);
+    advlock::bench::capi_try_release_cycles(state, mysql_url(), 424245);
 }
 
 }  // namespace

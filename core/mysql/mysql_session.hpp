@@ -80,7 +80,6 @@ private:
 
     // Loss detection (mysql_session_watchdog.cpp).
     void start_watchdog();
-    void stop_watchdog() noexcept;
     void watch();
     void heartbeat_locked();
     void socket_readable_locked();
@@ -99,8 +98,7 @@ private:
     bool waiting_ = false;
     bool cancel_requested_ = false;
 
-    std::thread watchdog_;
-    WatchSignals signals_;
+    WatchdogThread watchdog_;
 };
 
 }  // namespace advlock::core

@@ -34,22 +34,7 @@ std::string unsolicited_packet_text(const unsigned char *data, std::size_t size)
 }  // namespace
 
 void MysqlSession::start_watchdog() {
-    if (!signals_.open()) throw ConnectError("cannot start the session's watchdog: eventfd failed");
-    watchdog_ = std::thread([this] { watch(); });
-}
-
-void MysqlSession::stop_watchdog() noexcept {
-    signals_.stop();
-    if (watchdog_.joinable()) {
-        // The lost callback runs on the watchdog thread and may end the
-        // session; the thread then only returns, so let it go.
-        if (watchdog_.get_id() == std::this_thread::get_id()) {
-            watchdog_.detach();
-        } else {
-            watchdog_.join();
-        }
-    }
-    signals_.close();
+    watchdog_.start([this] { watch(); });
 }
 
 void MysqlSession::declare_lost(const std::string &why, const std::string &sqlstate) {
@@ -111,7 +96,7 @@ void MysqlSession::watch() {
     hooks.connected = [this] { return static_cast<bool>(connection_); };
     hooks.on_readable = [this] { socket_readable_locked(); };
     hooks.heartbeat = [this] { heartbeat_locked(); };
-    if (!run_watch_loop(signals_, mutex_, loss_, hooks)) {
+    if (!run_watch_loop(watchdog_.signals(), mutex_, loss_, hooks)) {
         declare_lost("the watchdog could not wait on the connection's socket");
     }
     loss_.fire_if_pending();  // last: the callback may end the session

@@ -65,25 +65,9 @@ void validate(const PgSessionOptions &options) {
 
 }  // namespace
 
-// One user call: holds the connection, tells the watchdog the user is busy,
-// and fires the lost callback (outside the lock) if the call found a loss.
-class PgSession::Call {
+class PgSession::Call : public UserCall {
 public:
-    explicit Call(PgSession &session) : session_(session), lock_(session.mutex_) {
-        session_.signals_.calls_in_progress.fetch_add(1);
-    }
-    ~Call() {
-        session_.signals_.last_call_end_ns.store(WatchSignals::now_ns());
-        session_.signals_.calls_in_progress.fetch_sub(1);
-        lock_.unlock();
-        session_.loss_.fire_if_pending();
-    }
-    Call(const Call &) = delete;
-    Call &operator=(const Call &) = delete;
-
-private:
-    PgSession &session_;
-    std::unique_lock<std::mutex> lock_;
+    explicit Call(PgSession &session) : UserCall(session.mutex_, session.watchdog_.signals(), session.loss_) {}
 };
 
 PgSession::PgSession(PgConnection connection, const PgSessionOptions &options)
@@ -104,7 +88,7 @@ PgSession::~PgSession() { close(); }
 void PgSession::close() noexcept {
     if (closed_.exchange(true)) return;
     cancel();  // a wait in progress on another thread ends, so the close need not wait for it
-    stop_watchdog();
+    watchdog_.stop();
     std::lock_guard<std::mutex> guard(mutex_);
     connection_.close();
     holds_[0].clear();

@@ -84,7 +84,6 @@ private:
 
     // Loss detection (pg_session_watchdog.cpp).
     void start_watchdog();
-    void stop_watchdog() noexcept;
     void watch();
     void consume_input_locked();
     void heartbeat_locked();
@@ -106,9 +105,7 @@ private:
     bool waiting_ = false;
     bool cancel_requested_ = false;
 
-    // The watchdog, and what user calls tell it.
-    std::thread watchdog_;
-    WatchSignals signals_;
+    WatchdogThread watchdog_;
 };
 
 }  // namespace advlock::core

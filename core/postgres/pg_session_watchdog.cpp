@@ -37,22 +37,7 @@ void PgSession::start_watchdog() {
                                       trimmed_message(PQresultErrorMessage(prepared.get())),
                                   connection_.secrets()));
     }
-    if (!signals_.open()) throw ConnectError("cannot start the session's watchdog: eventfd failed");
-    watchdog_ = std::thread([this] { watch(); });
-}
-
-void PgSession::stop_watchdog() noexcept {
-    signals_.stop();
-    if (watchdog_.joinable()) {
-        // The lost callback runs on the watchdog thread and may end the
-        // session; the thread then only returns, so let it go.
-        if (watchdog_.get_id() == std::this_thread::get_id()) {
-            watchdog_.detach();
-        } else {
-            watchdog_.join();
-        }
-    }
-    signals_.close();
+    watchdog_.start([this] { watch(); });
 }
 
 void PgSession::on_notice(void *self, const PGresult *notice) {
@@ -133,7 +118,7 @@ void PgSession::watch() {
     hooks.connected = [this] { return static_cast<bool>(connection_); };
     hooks.on_readable = [this] { consume_input_locked(); };
     hooks.heartbeat = [this] { heartbeat_locked(); };
-    if (!run_watch_loop(signals_, mutex_, loss_, hooks)) {
+    if (!run_watch_loop(watchdog_.signals(), mutex_, loss_, hooks)) {
         declare_lost("the watchdog could not wait on the connection's socket");
     }
     loss_.fire_if_pending();  // last: the callback may end the session

@@ -6,6 +6,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "error.hpp"
+
 namespace advlock::core {
 
 namespace {
@@ -42,6 +44,35 @@ void WatchSignals::close() noexcept {
         ::close(wake_fd);
         wake_fd = -1;
     }
+}
+
+void WatchdogThread::start(std::function<void()> body) {
+    if (!signals_.open()) throw ConnectError("cannot start the session's watchdog: eventfd failed");
+    thread_ = std::thread(std::move(body));
+}
+
+void WatchdogThread::stop() noexcept {
+    signals_.stop();
+    if (thread_.joinable()) {
+        if (thread_.get_id() == std::this_thread::get_id()) {
+            thread_.detach();
+        } else {
+            thread_.join();
+        }
+    }
+    signals_.close();
+}
+
+UserCall::UserCall(std::mutex &session_mutex, WatchSignals &signals, LossState &loss)
+    : signals_(signals), loss_(loss), lock_(session_mutex) {
+    signals_.calls_in_progress.fetch_add(1);
+}
+
+UserCall::~UserCall() {
+    signals_.last_call_end_ns.store(WatchSignals::now_ns());
+    signals_.calls_in_progress.fetch_sub(1);
+    lock_.unlock();
+    loss_.fire_if_pending();
 }
 
 std::int64_t WatchSignals::now_ns() {

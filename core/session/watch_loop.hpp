@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 #include "session/loss_state.hpp"
 
@@ -44,6 +45,38 @@ struct WatchHooks {
     std::function<bool()> connected;    // false: the connection is closed, stop
     std::function<void()> on_readable;  // the idle socket became readable
     std::function<void()> heartbeat;    // a heartbeat is due
+};
+
+// A session's watchdog thread with its signals.
+class WatchdogThread {
+public:
+    // Runs body on a new thread. Throws ConnectError when the system refuses an eventfd.
+    void start(std::function<void()> body);
+    // Wakes the loop and waits for the thread to end, unless the caller is
+    // that thread (the lost callback runs on it and may end the session; the
+    // thread then only returns, so it is let go). Safe to call twice.
+    void stop() noexcept;
+    WatchSignals &signals() { return signals_; }
+
+private:
+    WatchSignals signals_;
+    std::thread thread_;
+};
+
+// One user call on a session: holds the session's mutex (the connection),
+// tells the watchdog the user is busy, and at the end fires the lost callback,
+// outside the mutex, if the call found a loss.
+class UserCall {
+public:
+    UserCall(std::mutex &session_mutex, WatchSignals &signals, LossState &loss);
+    ~UserCall();
+    UserCall(const UserCall &) = delete;
+    UserCall &operator=(const UserCall &) = delete;
+
+private:
+    WatchSignals &signals_;
+    LossState &loss_;
+    std::unique_lock<std::mutex> lock_;
 };
 
 // Runs until signals.stopping or a loss (true), or until the socket cannot be
