@@ -24,20 +24,33 @@ password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 run_as=()
 server_user=$(id -un)
 if [ "$(id -u)" -eq 0 ]; then server_user=mysql; fi
-chown "$server_user" "$base"
+# Each server gets its own tmpdir: concurrent bootstraps sharing /tmp remove
+# each other's temporary tables ("Unknown table 'mysql.tmp_user_sys'").
+mkdir -p "$base/tmp"
+chown "$server_user" "$base" "$base/tmp"
 
 mariadb-install-db --no-defaults --user="$server_user" --datadir="$base/data" \
-  --auth-root-authentication-method=socket --skip-test-db >"$base/install.log" 2>&1 \
+  --auth-root-authentication-method=socket --skip-test-db --tmpdir="$base/tmp" >"$base/install.log" 2>&1 \
   || { cat "$base/install.log" >&2; exit 1; }
 /usr/sbin/mariadbd --no-defaults --user="$server_user" --datadir="$base/data" \
   --bind-address=127.0.0.1 --port="$port" --socket="$base/mysqld.sock" --pid-file="$base/mysqld.pid" \
   --skip-name-resolve --innodb-buffer-pool-size=32M --innodb-log-file-size=8M \
-  --log-error="$base/error.log" "$@" &
+  --tmpdir="$base/tmp" --log-error="$base/error.log" "$@" &
 echo "$base" >"$state/base_dir"
+server_pid=$!
+up=no
 for _ in $(seq 1 300); do
-  [ -S "$base/mysqld.sock" ] && mariadb --no-defaults -uroot -S "$base/mysqld.sock" -e 'SELECT 1' >/dev/null 2>&1 && break
+  if [ -S "$base/mysqld.sock" ] && mariadb --no-defaults -uroot -S "$base/mysqld.sock" -e 'SELECT 1' >/dev/null 2>&1; then
+    up=yes; break
+  fi
+  kill -0 "$server_pid" 2>/dev/null || break
   sleep 0.1
 done
+if [ "$up" != yes ]; then
+  echo "mariadb-start.sh: the server did not come up; its log ($base/error.log) says:" >&2
+  tail -n 20 "$base/error.log" >&2 || true
+  exit 1
+fi
 mariadb --no-defaults -uroot -S "$base/mysqld.sock" <<SQL
 CREATE DATABASE advlock;
 CREATE USER 'advlock'@'127.0.0.1' IDENTIFIED BY '$password';

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -72,9 +73,15 @@ public:
     explicit PrivateMariadb(const std::string &options = "") {
         char dir[] = "/tmp/advlock-mariadb-test.XXXXXX";
         state_ = mkdtemp(dir);
+        // The script's output is kept so that a failure says why (it is quiet otherwise).
+        const std::string log = state_ + "/start.log";
         const std::string command = std::string(ADVLOCK_SOURCE_DIR) + "/scripts/mariadb-start.sh " + state_ + " " +
-                                    options + " >/dev/null 2>&1";
-        if (std::system(command.c_str()) != 0) throw std::runtime_error("scripts/mariadb-start.sh failed");
+                                    options + " >" + log + " 2>&1";
+        if (std::system(command.c_str()) != 0) {
+            std::ifstream in(log);
+            const std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            throw std::runtime_error("scripts/mariadb-start.sh failed:\n" + output);
+        }
     }
     ~PrivateMariadb() {
         const std::string command = std::string(ADVLOCK_SOURCE_DIR) + "/scripts/mariadb-stop.sh " + state_;
