@@ -20,6 +20,7 @@
 %rename(NativeRegistry) advlock_swig::Registry;
 %rename(NativeRegistryEntry) advlock_swig::RegistryEntry;
 %rename(NativeHolder) advlock_swig::Holder;
+%rename(NativeHolderList) advlock_swig::HolderList;
 %rename(NativeLock) advlock_swig::Lock;
 %rename(NativeSession) advlock_swig::Session;
 %rename(NativeSessionOptions) advlock_swig::SessionOptions;

@@ -37,6 +37,11 @@ public:
     std::int32_t k2() const { return key_.c_key().k2; }
     std::int64_t bigint_value() const { return key_.c_key().bigint; }
     std::string to_string() const { return key_.to_string(); }
+    // The name the key was made from (advlock.hpp's rule: from_name, "name:"
+    // text, a registry entry or a holder row locking its name), "" when none.
+    // A named key locks the name itself on MySQL, so the bindings keep it.
+    bool has_name() const { return key_.name().has_value(); }
+    std::string name() const { return key_.name().value_or(""); }
 
     // The statement advlock would run, for another driver (JDBC, ActiveRecord):
     // kind is try_lock, lock, unlock, try_xact_lock or xact_lock.
@@ -96,6 +101,13 @@ struct Holder {
     std::int32_t pid;
     std::string user, application_name, client_addr, client_hostname;  // "" when hidden or absent
     std::int64_t backend_start_unix_us, wait_start_unix_us;             // 0 when unknown
+};
+
+// What Session::holders answers: the rows, and what the server could not show
+// (MySQL/MariaDB without the tables that list waiters or every lock).
+struct HolderList {
+    std::vector<Holder> rows;
+    std::string note;  // "" when the server showed everything asked for
 };
 
 class Lock {
@@ -163,18 +175,19 @@ public:
         return session_.backend_pid();
     }
 
-    std::vector<Holder> holders(const Registry *registry, const Key *only) {
+    HolderList holders(const Registry *registry, const Key *only) {
         in_use call(*this, "holders");
         std::optional<advlock::key> key;
         if (only) key = only->native();
-        std::vector<Holder> rows;
-        for (const advlock::holder &h : session_.holders(registry ? &registry->native() : nullptr, key ? &*key : nullptr)) {
-            rows.push_back(Holder{Key(h.key), h.lock_name.value_or(""), h.mode == advlock::mode::shared, h.granted,
+        HolderList list;
+        for (const advlock::holder &h :
+             session_.holders(registry ? &registry->native() : nullptr, key ? &*key : nullptr, &list.note)) {
+            list.rows.push_back(Holder{Key(h.key), h.lock_name.value_or(""), h.mode == advlock::mode::shared, h.granted,
                                   h.is_self, h.details_hidden, h.pid, h.user.value_or(""),
                                   h.application_name.value_or(""), h.client_addr.value_or(""),
                                   h.client_hostname.value_or(""), h.backend_start_unix_us, h.wait_start_unix_us});
         }
-        return rows;
+        return list;
     }
 
     // Blocks until the session's locks are lost (returns why) or the session

@@ -94,6 +94,20 @@ def test_a_second_session_cannot_take_it_until_released(mysql_url, session):
         again.release()
 
 
+def test_holders_show_the_holder_and_say_what_the_server_cannot_show(mysql_url, session):
+    name = f"listed_{UNIQUE}"
+    with advlock.connect(mysql_url) as asker, session.lock(name, timeout=0):
+        holders = asker.holders(name)
+        assert [h.pid for h in holders] == [session.backend_pid]
+        [row] = holders
+        assert row.granted and not row.is_self
+        assert row.name == name and row.key.name == name
+        # MariaDB's metadata_lock_info lists holders, never waiters: the note says so.
+        assert "waiting" in holders.note
+        # A holder's key names the same lock: taking it from another session fails.
+        assert asker.try_lock(row.key) is None
+
+
 def test_keys_are_held_as_advlock_key_text(mysql_url, session):
     k2 = os.getpid()
     with session.lock(advlock.Key(100, k2), timeout=0):

@@ -42,6 +42,26 @@ class MysqlTest < Minitest::Test
     end
   end
 
+  def test_holders_show_the_holder_and_say_what_the_server_cannot_show
+    name = "listed_#{UNIQUE}"
+    Advlock.connect(@url) do |holder|
+      Advlock.connect(@url) do |asker|
+        holder.with_lock!(name, timeout: 0) do
+          rows = asker.holders(name)
+          assert_equal [holder.backend_pid], rows.map(&:pid)
+          assert rows.first.granted
+          refute rows.first.is_self
+          assert_equal name, rows.first.name
+          assert_equal name, rows.first.key.name
+          # MariaDB's metadata_lock_info lists holders, never waiters: the note says so.
+          assert_includes rows.note, "waiting"
+          # A holder's key names the same lock: taking it from another session fails.
+          assert_nil asker.try_lock(rows.first.key)
+        end
+      end
+    end
+  end
+
   def test_a_second_session_cannot_take_it_until_released
     name = "exclusive_#{UNIQUE}"
     Advlock.connect(@url) do |first|

@@ -75,6 +75,7 @@ class SessionTest < Minitest::Test
         assert_equal [false, true], rows.map(&:is_self).sort_by { |x| x ? 1 : 0 }
         assert rows.all?(&:shared)
         assert_kind_of Time, rows.first.backend_start
+        assert_equal "", rows.note # pg_locks shows holders and waiters alike
       end
     end
   end

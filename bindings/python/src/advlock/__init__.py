@@ -19,7 +19,7 @@ import os
 from typing import Callable, Optional, Union
 
 from . import _advlock
-from ._advlock import Holder, Key, Lock, Registry, RegistryEntry, Session, name_key_sql, sql
+from ._advlock import Holder, Holders, Key, Lock, Registry, RegistryEntry, Session, name_key_sql, sql
 from .errors import (BadKey, Canceled, CapacityError, ClusterTarget, ConfigError, ConnectError, Deadlock, Error,
                      FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound, OutOfMemory,
                      PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError, StandbyTarget,
@@ -69,7 +69,7 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
 
 __all__ = [
     "connect", "version", "skip_if_running", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
-    "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder",
+    "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder", "Holders",
     "Error", "NotAcquired", "LockLost", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
     "ClusterTarget", "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported",
     "Canceled", "Misuse", "InvalidArgument", "BadKey", "RegistryError", "NotFound", "FileError", "ConfigError",

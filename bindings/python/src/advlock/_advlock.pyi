@@ -1,7 +1,7 @@
 # Type stubs of the native module advlock._advlock (pybind11). Users import
 # these names from `advlock`; the docstrings live on the objects themselves.
 import datetime
-from typing import Callable, Iterator, Optional, Tuple, Union
+from typing import Callable, Iterator, List, Optional, Tuple, Union
 
 
 WAIT_FOREVER: int
@@ -105,6 +105,10 @@ class Holder:
     @property
     def details_hidden(self) -> bool: ...
 
+class Holders(List[Holder]):
+    """What Session.holders answers: the holders and waiters, and what the server could not show."""
+    note: str
+
 class Session:
     def __init__(self, url: str, *, application_name: Optional[str] = None, allow_standby: bool = False,
                  allow_pooler: bool = False, heartbeat_interval: Optional[float] = None,
@@ -116,7 +120,7 @@ class Session:
     @property
     def lost(self) -> bool: ...
     def verify(self) -> None: ...
-    def holders(self, key: Optional[KeyLike] = None) -> "list[Holder]": ...
+    def holders(self, key: Optional[KeyLike] = None) -> Holders: ...
     def on_lost(self, callback: Optional[Callable[[str], None]]) -> None: ...
     @property
     def backend_pid(self) -> int: ...

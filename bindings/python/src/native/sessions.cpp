@@ -173,12 +173,20 @@ public:
     }
     std::int32_t backend_pid() { return session_call(*this, "backend_pid").session().backend_pid(); }
 
-    std::vector<advlock::holder> holders(py::handle only) {
+    // An advlock.Holders: a list of Holder with .note, what the server could not show.
+    py::object holders(py::handle only) {
         std::optional<advlock::key> key;
         if (!only.is_none()) key = to_key(only, registry_);
-        session_call call(*this, "holders");
-        advlock::session &session = call.session();
-        return without_gil([&] { return session.holders(registry_, key ? &*key : nullptr); });
+        std::string note;
+        std::vector<advlock::holder> rows;
+        {
+            session_call call(*this, "holders");
+            advlock::session &session = call.session();
+            rows = without_gil([&] { return session.holders(registry_, key ? &*key : nullptr, &note); });
+        }
+        py::object list = py::module_::import("advlock._advlock").attr("Holders")(py::cast(std::move(rows)));
+        list.attr("note") = note;
+        return list;
     }
 
     void on_lost(py::object callback) {
@@ -336,6 +344,18 @@ raises LockLost once the session's locks are known to be gone.)doc")
                    (lock.held() ? " held>" : " not held>");
         });
 
+    // A list subclass, so that code treating the answer as a list keeps working.
+    py::dict holders_namespace;
+    holders_namespace["__module__"] = "advlock._advlock";
+    holders_namespace["__slots__"] = py::make_tuple("note");
+    holders_namespace["__doc__"] =
+        "What Session.holders answers: a list of Holder, and .note (str), what the server could not show "
+        "('' when it showed everything: MariaDB lists no waiters; without metadata_lock_info or "
+        "performance_schema only the registry's locks and the one asked for are looked up).";
+    module.attr("Holders") = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject *>(&PyType_Type))(
+        "Holders", py::make_tuple(py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject *>(&PyList_Type))),
+        holders_namespace);
+
     py::class_<advlock::holder>(module, "Holder", "A session holding or waiting for an advisory lock (pg_locks + pg_stat_activity).")
         .def_readonly("key", &advlock::holder::key)
         .def_readonly("name", &advlock::holder::lock_name, "The registry's name for the key, or None.")
@@ -391,8 +411,8 @@ with advlock.connect(). Closing it releases every lock it holds.)doc")
         .def_property_readonly("lost", &python_session::lost, "True once the session's locks are known lost (or it is closed).")
         .def("verify", &python_session::verify, "One round trip proving this is still the session that took its locks.")
         .def("holders", &python_session::holders, py::arg("key") = py::none(),
-             "Who holds or waits for advisory locks in this database (only `key`'s when given), read from "
-             "pg_locks without taking any lock.")
+             "Who holds or waits for advisory locks (only `key`'s when given), never by taking a lock: pg_locks "
+             "on PostgreSQL; on MySQL/MariaDB what the server can show, with Holders.note saying what it could not.")
         .def("on_lost", &python_session::on_lost, py::arg("callback"),
              "Call callback(why) once when the locks are lost, from advlock's watchdog thread (None removes it).")
         .def_property_readonly("backend_pid", &python_session::backend_pid)

@@ -9,9 +9,6 @@ module Advlock
   # locks the name itself (GET_LOCK('daily_sales')), where PostgreSQL locks
   # its number. Equality compares the numbers only.
   class Key
-    NAME_PREFIX = "name:"
-    private_constant :NAME_PREFIX
-
     # name: the name the key was made from (from_name, "name:TEXT", a registry
     # entry without a key of its own), else nil.
     attr_reader :k1, :k2, :bigint, :name
@@ -21,8 +18,7 @@ module Advlock
 
     # advlock's frozen scheme (SHA-256 of "advlock:" + name); the key keeps the name.
     def self.from_name(name)
-      name = text(name)
-      from_native(Native::NativeKey.from_name(name), name: name)
+      from_native(Native::NativeKey.from_name(text(name)))
     end
 
     # The with_advisory_lock gem's scheme: [crc32(name) & 0x7fffffff, prefix & 0x7fffffff].
@@ -30,8 +26,7 @@ module Advlock
 
     # "100:1", "-42" or "name:TEXT" (which keeps the name).
     def self.parse(text)
-      text = text(text)
-      from_native(Native::NativeKey.parse(text), name: text.start_with?(NAME_PREFIX) ? text[NAME_PREFIX.size..] : nil)
+      from_native(Native::NativeKey.parse(text(text)))
     end
 
     # A Key from what the API accepts: a Key, a name (String or Symbol; looked
@@ -85,7 +80,9 @@ module Advlock
     end
 
     # @api private
-    def self.from_native(native, name: nil)
+    # The core decides which keys keep a name (advlock.hpp's rule); this keeps what it says.
+    def self.from_native(native)
+      name = native.has_name ? native.name : nil
       native.is_pair ? new(k1: native.k1, k2: native.k2, name: name) : new(bigint: native.bigint_value, name: name)
     end
 

@@ -17,10 +17,7 @@ module Advlock
     # (Key#name), as MySQL locks names.
     def key(name)
       entry = @native.find(name.to_s)
-      key = Key.from_native(entry.key)
-      # The rule of advlock.hpp's registry_entry::key(): a key equal to its name's is the name's.
-      named = Key.from_name(entry.name)
-      named == key ? named : key
+      Key.from_native(entry.key)
     end
 
     # The registry's name for key, or nil.

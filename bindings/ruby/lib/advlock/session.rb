@@ -5,6 +5,20 @@ module Advlock
   Holder = Struct.new(:key, :name, :shared, :granted, :pid, :is_self, :user, :application_name,
                       :client_addr, :backend_start, :wait_start, :details_hidden, keyword_init: true)
 
+  # What Session#holders answers: the Holders the server showed, and #note,
+  # what it could not show ("" when it showed everything: MariaDB lists no
+  # waiters; without metadata_lock_info or performance_schema only the
+  # registry's locks and the one asked for are looked up).
+  class Holders < Array
+    attr_reader :note
+
+    def initialize(rows, note)
+      super(rows)
+      @note = note
+      freeze
+    end
+  end
+
   # One dedicated database connection that holds locks (never pooled).
   # Closing it releases every lock it holds. Calls from several threads are
   # serialised on its one connection; waits run without the GVL and are
@@ -73,17 +87,19 @@ module Advlock
     def verify = native_call { @native.verify }
     def backend_pid = native_call { @native.backend_pid }
 
-    # Who holds or waits for advisory locks (only key's when given), from pg_locks, never by locking.
+    # Who holds or waits for advisory locks (only key's when given), never by
+    # locking: pg_locks on PostgreSQL; on MySQL/MariaDB what the server can
+    # show, with Holders#note saying what it could not.
     def holders(key = nil)
       only = key.nil? ? nil : Key.coerce(key, @registry)
-      rows = native_call do
+      list = native_call do
         if only
           only.with_native { |k| @native.holders(@registry&.native, k) }
         else
           @native.holders(@registry&.native, nil)
         end
       end
-      rows.map { |h| holder(h) }
+      Holders.new(list.rows.map { |h| holder(h) }, list.note)
     end
 
     # Call the block with why, once, when the session's locks are lost (from a

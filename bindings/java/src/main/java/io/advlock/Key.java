@@ -30,7 +30,6 @@ public final class Key {
     // The native copy a lock call needs is made once per Key and freed when the
     // Key is garbage (a Cleaner, not a finalizer): no allocation per lock call.
     private static final Cleaner NATIVE_KEYS = Cleaner.create();
-    private static final String NAME_PREFIX = "name:";
 
     private final boolean pair;
     private final int k1;
@@ -60,7 +59,7 @@ public final class Key {
      * Throws BadKeyException.
      */
     public static Key fromName(String name) {
-        return of(NativeKey.fromName(requireText(name, "name"))).named(name);
+        return of(NativeKey.fromName(requireText(name, "name")));
     }
 
     /** The with_advisory_lock gem's scheme: (crc32(name) &amp; 0x7fffffff, prefix &amp; 0x7fffffff). */
@@ -70,8 +69,7 @@ public final class Key {
 
     /** "100:1" (pair), "-42" (bigint) or "name:TEXT" (which keeps the name). Throws BadKeyException. */
     public static Key parse(String text) {
-        Key parsed = of(NativeKey.parse(requireText(text, "key text")));
-        return text.startsWith(NAME_PREFIX) ? parsed.named(text.substring(NAME_PREFIX.length())) : parsed;
+        return of(NativeKey.parse(requireText(text, "key text")));
     }
 
     /**
@@ -150,15 +148,13 @@ public final class Key {
 
     static Key of(NativeKey key) {
         try {
-            return key.isPair() ? pair(key.k1(), key.k2()) : bigint(key.bigintValue());
+            // The core decides which keys keep a name (advlock.hpp's rule); this keeps what it says.
+            String name = key.hasName() ? key.name() : null;
+            return key.isPair() ? new Key(true, key.k1(), key.k2(), 0, name)
+                                : new Key(false, 0, 0, key.bigintValue(), name);
         } finally {
             key.delete();
         }
-    }
-
-    /** This key, keeping the name it was made from. */
-    Key named(String keyName) {
-        return new Key(pair, k1, k2, bigint, keyName);
     }
 
     static String requireText(String text, String what) {

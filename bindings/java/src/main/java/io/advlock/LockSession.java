@@ -1,6 +1,7 @@
 package io.advlock;
 
 import io.advlock.internal.HolderVector;
+import io.advlock.internal.NativeHolderList;
 import io.advlock.internal.NativeKey;
 import io.advlock.internal.NativeLock;
 import io.advlock.internal.NativeSession;
@@ -153,22 +154,26 @@ public final class LockSession implements AutoCloseable {
         return call(session::backendPid);
     }
 
-    /** Who holds or waits for advisory locks in this database, from pg_locks (never by taking a lock). */
-    public List<Holder> holders() {
+    /**
+     * Who holds or waits for advisory locks (pg_locks on PostgreSQL; on MySQL and
+     * MariaDB what the server can show, said by {@link Holders#note}), never by taking a lock.
+     */
+    public Holders holders() {
         return holders(null);
     }
 
     /** Only the holders of and waiters for key (null: all). */
-    public List<Holder> holders(Key key) {
+    public Holders holders(Key key) {
         return call(() -> {
             NativeKey only = key == null ? null : key.toNative();
-            HolderVector rows = session.holders(registry == null ? null : registry.handle(), only);
+            NativeHolderList list = session.holders(registry == null ? null : registry.handle(), only);
             try {
+                HolderVector rows = list.getRows();
                 List<Holder> result = new ArrayList<>();
                 for (int i = 0; i < rows.size(); i++) result.add(Holder.of(rows.get(i)));
-                return Collections.unmodifiableList(result);
+                return new Holders(result, list.getNote());
             } finally {
-                rows.delete();
+                list.delete();
             }
         });
     }

@@ -38,10 +38,7 @@ public final class Registry implements AutoCloseable {
     public Key key(String name) {
         NativeRegistryEntry entry = handle().find(Key.requireText(name, "lock name"));
         try {
-            Key key = Key.of(entry.getKey());
-            // The rule of advlock.hpp's registry_entry::key(): a key equal to its name's is the name's.
-            Key named = Key.fromName(entry.getName());
-            return named.equals(key) ? named : key;
+            return Key.of(entry.getKey());
         } finally {
             entry.delete();
         }

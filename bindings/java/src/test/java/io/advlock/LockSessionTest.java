@@ -36,8 +36,9 @@ class LockSessionTest {
             assertEquals("held", line[0]);
             assertEquals(List.of(Integer.parseInt(line[1])), TestPostgres.holders(key));
             assertTrue(session.tryLock(key).isEmpty());
-            List<Holder> holders = session.holders(key);
+            Holders holders = session.holders(key);
             assertEquals(1, holders.size());
+            assertEquals("", holders.note());  // pg_locks shows holders and waiters alike
             assertEquals("second-jvm", holders.get(0).applicationName().orElseThrow());
             assertFalse(holders.get(0).isSelf());
             try (OutputStream in = other.getOutputStream()) {

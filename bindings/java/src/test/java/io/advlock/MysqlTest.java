@@ -77,6 +77,24 @@ class MysqlTest {
     }
 
     @Test
+    void holdersShowTheHolderAndSayWhatTheServerCannotShow() {
+        String name = "listed_" + UNIQUE;
+        try (LockSession holder = LockSession.open(url); LockSession asker = LockSession.open(url);
+             Lock held = holder.tryLock(name).orElseThrow()) {
+            Holders holders = asker.holders(Key.fromName(name));
+            assertEquals(1, holders.size());
+            assertEquals(holder.backendPid(), holders.get(0).pid());
+            assertEquals(name, holders.get(0).key().name().orElseThrow());
+            assertTrue(holders.get(0).isGranted());
+            assertFalse(holders.get(0).isSelf());
+            // MariaDB's metadata_lock_info lists holders, never waiters: the note says so.
+            assertTrue(holders.note().contains("waiting"), holders.note());
+            // A holder's key names the same lock: taking it from another session fails.
+            assertTrue(asker.tryLock(holders.get(0).key()).isEmpty());
+        }
+    }
+
+    @Test
     void keysAreHeldAsAdvlockKeyText() throws Exception {
         int k2 = (int) ProcessHandle.current().pid();
         try (LockSession session = LockSession.open(url)) {
