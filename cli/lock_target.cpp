@@ -89,6 +89,7 @@ int exit_code_for(const advlock::error &error) {
         case ADVLOCK_EINVAL:
         case ADVLOCK_ENOTFOUND: return exit_code::usage;
         case ADVLOCK_EREGISTRY:
+        case ADVLOCK_EUNSAFEDIR:
         case ADVLOCK_EIO:
         case ADVLOCK_EUNSUPPORTED: return exit_code::config;
         case ADVLOCK_ERROR: return exit_code::software;

@@ -100,6 +100,13 @@ typedef enum advlock_status {
        a lock excludes only sessions on that same node. Refused unless the URL
        says allow_cluster=true. */
     ADVLOCK_ECLUSTER = -21,
+    /* Unsafe target (local backend): the lock directory, or a lock file in
+       it, could be replaced or redirected by another user of the host: the
+       directory belongs to someone else or others may write to it (without
+       being a root-owned sticky directory like /tmp), or the lock file is a
+       symbolic link, not a regular file, or has other names. Never opted
+       into: the message says what to change. */
+    ADVLOCK_EUNSAFEDIR = -22,
 
     /* Not a status: makes the enum a full 32-bit int, so any value a caller
        or a newer library passes is a valid value of the type. */
@@ -109,8 +116,8 @@ typedef enum advlock_status {
 /* The enum's name as text ("ADVLOCK_ELOST"). Never NULL; a static string. */
 ADVLOCK_API const char *advlock_status_name(advlock_status status);
 
-/* 1 for ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER, ADVLOCK_ECLUSTER;
-   0 otherwise. */
+/* 1 for ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER, ADVLOCK_ECLUSTER,
+   ADVLOCK_EUNSAFEDIR; 0 otherwise. */
 ADVLOCK_API int advlock_status_is_unsafe_target(advlock_status status);
 
 /* ------------------------------------------------------------------------ */
@@ -395,11 +402,20 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
  * never contain the password.
  *
  * "local", "local:/dir" or "file:/dir" open the host-local backend instead:
- * flock(2) on one file per key in a lock directory (default /run/lock/advlock),
- * for jobs that only need to exclude each other on one host. Its waits poll
- * every 10 ms; its locks are lost only if their files are removed, which
- * advlock_session_check notices; it cannot hold one key in both modes
- * (ADVLOCK_EUNSUPPORTED). Lock files are never deleted.
+ * flock(2) on one file per key in a lock directory (default /run/lock/advlock,
+ * shared by every user of the host), for jobs that only need to exclude each
+ * other on one host. Its waits poll every 10 ms; it cannot hold one key in both
+ * modes (ADVLOCK_EUNSUPPORTED). Lock files are opened relative to the
+ * directory, never through a symbolic link, only if they are regular files;
+ * advlock never changes the mode of a file or directory it did not make, and
+ * never deletes a lock file. The directory and those above it must be owned by
+ * root or the caller and not writable by others (unless a root-owned sticky
+ * directory, as /tmp), else ADVLOCK_EUNSAFEDIR; "?group=NAME" (local:/dir?group=
+ * batch) trusts one group instead: the directory must have that group and no
+ * access for others, and is made mode 3770 when missing. A lock file another
+ * user made unreadable is ADVLOCK_EPERMISSION, naming its owner. A lock is lost
+ * when its file (or the directory) is removed or replaced: the watchdog sees it
+ * at once (inotify) or within the heartbeat interval, and the lost callback fires.
  *
  * "mysql://USER:PASSWORD@HOST:PORT/DB" or "mariadb://..." open a MySQL or
  * MariaDB session on GET_LOCK user locks, over MariaDB Connector/C with

@@ -57,6 +57,7 @@ ADVLOCK_HPP_ERROR(standby_target, unsafe_target);    // ADVLOCK_ESTANDBY
 ADVLOCK_HPP_ERROR(read_only_target, unsafe_target);  // ADVLOCK_EREADONLY
 ADVLOCK_HPP_ERROR(pooler_target, unsafe_target);     // ADVLOCK_EPOOLER
 ADVLOCK_HPP_ERROR(cluster_target, unsafe_target);    // ADVLOCK_ECLUSTER
+ADVLOCK_HPP_ERROR(unsafe_lock_directory, unsafe_target);  // ADVLOCK_EUNSAFEDIR
 ADVLOCK_HPP_ERROR(lock_lost, error);           // ADVLOCK_ELOST
 ADVLOCK_HPP_ERROR(canceled, error);            // ADVLOCK_ECANCELED
 ADVLOCK_HPP_ERROR(capacity_error, error);      // ADVLOCK_ECAPACITY
@@ -88,6 +89,7 @@ namespace detail {
         case ADVLOCK_EREADONLY: throw read_only_target(status, message, sqlstate);
         case ADVLOCK_EPOOLER: throw pooler_target(status, message, sqlstate);
         case ADVLOCK_ECLUSTER: throw cluster_target(status, message, sqlstate);
+        case ADVLOCK_EUNSAFEDIR: throw unsafe_lock_directory(status, message, sqlstate);
         case ADVLOCK_ELOST: throw lock_lost(status, message, sqlstate);
         case ADVLOCK_ECANCELED: throw canceled(status, message, sqlstate);
         case ADVLOCK_ECAPACITY: throw capacity_error(status, message, sqlstate);

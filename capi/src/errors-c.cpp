@@ -114,6 +114,7 @@ const char *advlock_status_name(advlock_status status) {
         case ADVLOCK_EUNSUPPORTED: return "ADVLOCK_EUNSUPPORTED";
         case ADVLOCK_ECONFIG: return "ADVLOCK_ECONFIG";
         case ADVLOCK_ECLUSTER: return "ADVLOCK_ECLUSTER";
+        case ADVLOCK_EUNSAFEDIR: return "ADVLOCK_EUNSAFEDIR";
         default: break;
     }
     return "ADVLOCK_UNKNOWN_STATUS";
@@ -121,7 +122,7 @@ const char *advlock_status_name(advlock_status status) {
 
 int advlock_status_is_unsafe_target(advlock_status status) {
     return status == ADVLOCK_ESTANDBY || status == ADVLOCK_EREADONLY || status == ADVLOCK_EPOOLER ||
-           status == ADVLOCK_ECLUSTER;
+           status == ADVLOCK_ECLUSTER || status == ADVLOCK_EUNSAFEDIR;
 }
 
 const char *advlock_version(void) { return ADVLOCK_VERSION; }

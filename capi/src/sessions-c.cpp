@@ -5,7 +5,7 @@
 
 #include "entry_point.hpp"
 #include "handles.hpp"
-#include "local/local_lock_directory.hpp"
+#include "local/local_url.hpp"
 #include "local/local_session.hpp"
 #include "mysql/mysql_session.hpp"
 #include "mysql/mysql_url.hpp"
@@ -140,7 +140,7 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
         if (options.heartbeat_deadline_ms) session_options.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
         std::shared_ptr<core::LockSession> opened;
         if (core::is_local_url(url)) {
-            opened = core::LocalSession::open(url);
+            opened = core::LocalSession::open(url, session_options.heartbeat_interval_ms);
         } else if (core::is_mysql_url(url)) {
             core::MysqlSessionOptions mysql_options;
             mysql_options.connect.application_name = session_options.connect.application_name;

@@ -2,63 +2,103 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.hpp"
 #include "keys/key_text.hpp"
+#include "local/directory_trust.hpp"
+#include "local/file_owner.hpp"
 #include "text/message_text.hpp"
 
 namespace advlock::core {
 
-bool is_local_url(const std::string &url) {
-    return url == "local" || url.rfind("local:", 0) == 0 || url.rfind("file:", 0) == 0;
-}
-
 namespace {
 
-void make_directory(const std::string &path, bool shared) {
-    // Every missing parent too, as mkdir -p does.
-    for (std::size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
-        const std::string part = slash == std::string::npos ? path : path.substr(0, slash);
+// Makes every missing directory of path, as mkdir -p does; true when the last
+// one was made here (so its mode and group are ours to set).
+bool make_missing(const std::string &path) {
+    for (std::size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+        const std::string part = path.substr(0, slash);
         if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) {
-            throw IoError("cannot make the lock directory " + quoted(part, 200) + ": " + std::strerror(errno));
+            throw IoError("cannot make the directory " + quoted(part, 200) + " for the lock directory: " +
+                          std::strerror(errno));
         }
-        if (slash == std::string::npos) break;
     }
+    if (::mkdir(path.c_str(), 0700) == 0) return true;
+    if (errno != EEXIST) {
+        throw IoError("cannot make the lock directory " + quoted(path, 200) + ": " + std::strerror(errno));
+    }
+    return false;
+}
+
+// Why path could not be opened as a directory, naming what is there instead,
+// or who may use it.
+[[noreturn]] void refuse_non_directory(const std::string &path, int error) {
+    struct stat there {};
+    if (::lstat(path.c_str(), &there) == 0 && (error == ELOOP || error == ENOTDIR)) {
+        const std::string what = S_ISLNK(there.st_mode) ? "a symbolic link" : "not a directory";
+        throw UnsafeLockDirectory("the lock directory " + path + " is " + what + " (it belongs to " +
+                                  user_text(there.st_uid) +
+                                  "): advlock never follows a link there or uses something else in its place, as "
+                                  "another user could point it anywhere. Remove it, or give the real directory: "
+                                  "local:/DIR");
+    }
+    if (error == EACCES && ::stat(path.c_str(), &there) == 0) {
+        throw PermissionDenied("the lock directory " + path + " (owner " + user_text(there.st_uid) + ", group " +
+                               group_text(there.st_gid) + ", " + mode_text(there.st_mode) + ") does not let you (" +
+                               user_text(::geteuid()) + ") in: a directory kept for one group's jobs; ask to be "
+                               "added to that group, or use a lock directory of your own (local:/DIR)");
+    }
+    throw IoError("cannot open the lock directory " + quoted(path, 200) + ": " + std::strerror(error));
+}
+
+mode_t new_directory_mode(const LocalUrl &url) {
+    if (url.group) return 03770;
+    return url.is_default && ::geteuid() == 0 ? 01777 : 0755;
+}
+
+void finish_new_directory(int fd, const std::string &path, const LocalUrl &url) {
     struct stat info {};
-    if (::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-        throw IoError("the lock directory " + quoted(path, 200) + " is not a directory");
+    if (::fstat(fd, &info) != 0 || info.st_uid != ::geteuid()) return;  // not the one made here: leave it be
+    if (url.group && ::fchown(fd, static_cast<uid_t>(-1), *url.group) != 0) {
+        throw IoError("cannot give the new lock directory " + path + " to the group " + group_text(*url.group) +
+                      ": " + std::strerror(errno) + " (only root and the group's members may)");
     }
-    // The shared default is for every user of the host, like /tmp.
-    if (shared && (info.st_mode & 07777) != 01777 && info.st_uid == ::geteuid()) ::chmod(path.c_str(), 01777);
+    if (::fchmod(fd, new_directory_mode(url)) != 0) {
+        throw IoError("cannot set the mode of the new lock directory " + path + ": " + std::strerror(errno));
+    }
 }
 
 }  // namespace
 
-std::string local_lock_directory(const std::string &url) {
-    std::string path;
-    if (url == "local" || url == "local:") {
-        path = kDefaultLocalLockDirectory;
-    } else if (url.rfind("local:", 0) == 0) {
-        path = url.substr(6);
-    } else {
-        path = url.substr(5);  // file:
-        if (path.rfind("//", 0) == 0) path = path.substr(2);  // file:///dir
+LockDirectory::LockDirectory(const std::string &url) : url_(parse_local_url(url)) {
+    const bool made = make_missing(url_.directory);
+    fd_ = ::open(url_.directory.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd_ < 0) refuse_non_directory(url_.directory, errno);
+    try {
+        if (made) finish_new_directory(fd_, url_.directory, url_);
+        require_trusted_directory(fd_, url_.directory, url_);
+        struct stat info {};
+        ::fstat(fd_, &info);
+        device_ = info.st_dev;
+        inode_ = info.st_ino;
+    } catch (...) {
+        ::close(fd_);
+        if (made) ::rmdir(url_.directory.c_str());  // leave no half-made directory in anyone's way
+        throw;
     }
-    if (path.empty() || path[0] != '/') {
-        throw InvalidArgument("local lock URL " + quoted(url, 200) +
-                              ": give local (the default directory " + kDefaultLocalLockDirectory +
-                              "), local:/absolute/dir or file:/absolute/dir");
-    }
-    while (path.size() > 1 && path.back() == '/') path.pop_back();
-    make_directory(path, path == kDefaultLocalLockDirectory);
-    return path;
 }
 
-std::string lock_file_path(const std::string &directory, const Key &key) {
-    return directory + "/" + format_key(key) + ".lock";
+LockDirectory::~LockDirectory() { ::close(fd_); }
+
+bool LockDirectory::still_at_path() const {
+    struct stat now {};
+    return ::lstat(url_.directory.c_str(), &now) == 0 && now.st_dev == device_ && now.st_ino == inode_;
 }
+
+std::string lock_file_name(const Key &key) { return format_key(key) + ".lock"; }
 
 std::optional<Key> key_of_lock_file(const std::string &file_name) {
     constexpr std::string_view kSuffix = ".lock";

@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
-#include <pwd.h>
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -14,7 +13,7 @@
 
 #include "error.hpp"
 #include "keys/key_text.hpp"
-#include "local/local_lock_directory.hpp"
+#include "local/file_owner.hpp"
 #include "registry/registry.hpp"
 #include "text/message_text.hpp"
 
@@ -38,10 +37,7 @@ std::string process_name(int pid) {
 std::string process_user(int pid) {
     struct stat info {};
     if (::stat(("/proc/" + std::to_string(pid)).c_str(), &info) != 0) return {};
-    struct passwd entry {}, *found = nullptr;
-    char buffer[1024];
-    if (::getpwuid_r(info.st_uid, &entry, buffer, sizeof buffer, &found) == 0 && found) return found->pw_name;
-    return std::to_string(info.st_uid);
+    return user_name(info.st_uid);
 }
 
 }  // namespace
@@ -63,8 +59,11 @@ private:
     std::unique_lock<std::mutex> lock_;
 };
 
-std::shared_ptr<LocalSession> LocalSession::open(const std::string &url) {
-    return std::shared_ptr<LocalSession>(new LocalSession(local_lock_directory(url)));
+std::shared_ptr<LocalSession> LocalSession::open(const std::string &url, int heartbeat_interval_ms) {
+    auto directory = std::make_unique<LockDirectory>(url);
+    std::shared_ptr<LocalSession> session(new LocalSession(std::move(directory), heartbeat_interval_ms));
+    session->watchdog_.start([raw = session.get()] { raw->watch(); });
+    return session;
 }
 
 LocalSession::~LocalSession() { close(); }
@@ -72,9 +71,11 @@ LocalSession::~LocalSession() { close(); }
 void LocalSession::close() noexcept {
     if (closed_.exchange(true)) return;
     cancel();
+    watchdog_.stop();
     std::lock_guard<std::mutex> guard(mutex_);
-    for (auto &[key, held] : held_) ::close(held.fd);  // closing releases the flock
+    for (auto &[key, held] : held_) ::close(held.file.fd);  // closing releases the flock
     held_.clear();
+    if (changes_fd_ >= 0) ::close(changes_fd_);
 }
 
 int LocalSession::server_session_id() const { return static_cast<int>(::getpid()); }
@@ -85,15 +86,25 @@ void LocalSession::require_usable(const char *doing, const Key *key) const {
     if (loss_.lost()) loss_.throw_lost(what());
 }
 
-void LocalSession::check_files_locked() const {
+void LocalSession::scan_files_locked() const {
+    if (held_.empty()) return;
+    if (!directory_->still_at_path()) {
+        loss_.declare("the lock directory " + directory_->path() +
+                      " was removed, renamed or replaced while locks were held in it: other processes now lock "
+                      "files in another directory of that name");
+        return;
+    }
     for (const auto &[key, held] : held_) {
-        const std::string path = lock_file_path(directory_, key);
-        struct stat now {};
-        if (::stat(path.c_str(), &now) != 0 || now.st_ino != held.inode || now.st_dev != held.device) {
-            loss_.declare("the lock file " + path +
-                          " was removed or replaced: another process can now lock a new file of that name");
+        const std::string problem = lock_file_problem(*directory_, lock_file_name(key), held.file);
+        if (!problem.empty()) {
+            loss_.declare(problem);
+            return;
         }
     }
+}
+
+void LocalSession::check_files_locked() const {
+    scan_files_locked();
     if (loss_.lost()) loss_.throw_lost("check");
 }
 
@@ -124,20 +135,25 @@ bool LocalSession::attempt_locked(const Key &key, LockMode mode) {
         ++it->second.count;
         return true;
     }
-    const std::string path = lock_file_path(directory_, key);
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) throw IoError("cannot open the lock file " + quoted(path, 200) + ": " + std::strerror(errno));
-    ::fchmod(fd, 0666);  // whoever made it, every user of the directory can lock it
-    if (::flock(fd, (mode == LockMode::Shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
-        const int error = errno;
-        ::close(fd);
-        if (error == EWOULDBLOCK) return false;
-        throw IoError("cannot lock " + quoted(path, 200) + ": " + std::strerror(error));
+    const std::string name = lock_file_name(key);
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const LockFile file = open_lock_file(*directory_, name);
+        if (::flock(file.fd, (mode == LockMode::Shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
+            const int error = errno;
+            ::close(file.fd);
+            if (error == EWOULDBLOCK) return false;
+            throw IoError("cannot lock " + quoted(directory_->path() + "/" + name, 200) + ": " + std::strerror(error));
+        }
+        // A file removed between our open and our flock is not the lock any
+        // more (the next locker makes a new one): lock the new one instead.
+        if (lock_file_problem(*directory_, name, file).empty()) {
+            held_.emplace(key, Held{file, mode, 1});
+            return true;
+        }
+        ::close(file.fd);
     }
-    struct stat info {};
-    ::fstat(fd, &info);
-    held_.emplace(key, Held{fd, info.st_dev, info.st_ino, mode, 1});
-    return true;
+    throw IoError("cannot lock " + quoted(directory_->path() + "/" + name, 200) +
+                  ": the file was removed again at every attempt; something is deleting lock files");
 }
 
 bool LocalSession::try_lock(const LockTarget &target, LockMode mode) {
@@ -183,7 +199,7 @@ void LocalSession::unlock(const LockTarget &target, LockMode mode) {
     }
     check_files_locked();
     if (--it->second.count > 0) return;
-    ::close(it->second.fd);
+    ::close(it->second.file.fd);
     held_.erase(it);
 }
 
@@ -200,15 +216,21 @@ HolderList LocalSession::holders(const Registry *registry, const std::optional<L
     const Key *only_key = only ? &only->key() : nullptr;
     Call scope(*this);
     require_usable("holders", nullptr);
-    // The lock files of the directory, by inode...
+    // The lock files of the directory (links not followed), by inode...
     std::unordered_map<ino_t, Key> files;
-    if (DIR *dir = ::opendir(directory_.c_str())) {
+    const int listing = ::openat(directory_->fd(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (DIR *dir = listing >= 0 ? ::fdopendir(listing) : nullptr) {
         while (const dirent *entry = ::readdir(dir)) {
             const std::optional<Key> key = key_of_lock_file(entry->d_name);
             struct stat info {};
-            if (key && ::stat((directory_ + "/" + entry->d_name).c_str(), &info) == 0) files.emplace(info.st_ino, *key);
+            if (key && ::fstatat(directory_->fd(), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0 &&
+                S_ISREG(info.st_mode)) {
+                files.emplace(info.st_ino, *key);
+            }
         }
         ::closedir(dir);
+    } else if (listing >= 0) {
+        ::close(listing);
     }
     // ...matched with the kernel's table of flock(2) locks.
     std::vector<Holder> holders;

@@ -2,8 +2,9 @@
 // directory, for jobs that only need to exclude each other on one host, with
 // no database at hand. The same LockSession contract as PostgreSQL's, with
 // these differences: waits poll every 10 ms (flock has no timeout); a lock is
-// lost only if its file is removed or replaced, which check() and verify()
-// notice; one session cannot hold a key in both modes at once.
+// lost only if its file (or the directory) is removed or replaced, which the
+// watchdog notices at once through inotify and at every heartbeat interval
+// otherwise; one session cannot hold a key in both modes at once.
 #pragma once
 
 #include <atomic>
@@ -11,17 +12,21 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <sys/types.h>
 #include <unordered_map>
 
+#include "local/local_lock_directory.hpp"
+#include "local/lock_file.hpp"
 #include "session/lock_session.hpp"
+#include "session/watch_loop.hpp"
 
 namespace advlock::core {
 
 class LocalSession final : public LockSession {
 public:
-    // url: "local", "local:/dir" or "file:/dir". Throws InvalidArgument, IoError.
-    static std::shared_ptr<LocalSession> open(const std::string &url);
+    // url: "local", "local:/dir" or "file:/dir", optionally "?group=NAME".
+    // heartbeat_interval_ms: how often the watchdog looks at the held files
+    // when no change is reported. Throws InvalidArgument, UnsafeLockDirectory, IoError.
+    static std::shared_ptr<LocalSession> open(const std::string &url, int heartbeat_interval_ms);
     ~LocalSession() override;
 
     bool try_lock(const LockTarget &target, LockMode mode) override;
@@ -39,33 +44,44 @@ public:
     void close() noexcept override;
     bool is_closed() const override { return closed_.load(); }
 
-    const std::string &directory() const { return directory_; }
+    const std::string &directory() const { return directory_->path(); }
 
 private:
     struct Held {
-        int fd;
-        dev_t device;
-        ino_t inode;
+        LockFile file;
         LockMode mode;
         int count;
     };
 
     class Call;
 
-    explicit LocalSession(std::string directory) : directory_(std::move(directory)) {}
+    LocalSession(std::unique_ptr<LockDirectory> directory, int heartbeat_interval_ms)
+        : directory_(std::move(directory)),
+          heartbeat_interval_ms_(heartbeat_interval_ms),
+          changes_fd_(watch_directory_changes(directory_->fd())) {}
 
     // One attempt without waiting. Caller holds mutex_.
     bool attempt_locked(const Key &key, LockMode mode);
-    // Throws LockLost (after declaring it) when a held lock's file was removed or
-    // replaced. The callback fires when the Call ends, outside mutex_.
+    // Declares the loss when a held lock's file or the directory was removed
+    // or replaced. Caller holds mutex_.
+    void scan_files_locked() const;
+    // As scan_files_locked, then throws LockLost if the session is lost.
     void check_files_locked() const;
     void require_usable(const char *doing, const Key *key) const;
+    // The watchdog thread's body, and the inotify descriptor it waits on
+    // (-1 when refused: too many instances, no /proc), made before the first
+    // lock so no change can come before the watch (local_session_watchdog.cpp).
+    void watch();
+    static int watch_directory_changes(int directory_fd);
 
-    const std::string directory_;
+    const std::unique_ptr<LockDirectory> directory_;
+    const int heartbeat_interval_ms_;
+    const int changes_fd_;
     mutable std::mutex mutex_;
     std::unordered_map<Key, Held, KeyHash> held_;
     mutable LossState loss_;
     std::atomic<bool> closed_{false};
+    WatchdogThread watchdog_;
 
     std::mutex wait_mutex_;
     std::condition_variable wait_cv_;

@@ -30,7 +30,8 @@ const advlock_status kErrorStatuses[] = {
     ADVLOCK_ERROR,     ADVLOCK_ENOMEM,     ADVLOCK_EINVAL,    ADVLOCK_EKEY,       ADVLOCK_EREGISTRY,
     ADVLOCK_ENOTFOUND, ADVLOCK_EIO,        ADVLOCK_EMISUSE,   ADVLOCK_ECONNECT,   ADVLOCK_ESTANDBY,
     ADVLOCK_EREADONLY, ADVLOCK_EPOOLER,    ADVLOCK_ELOST,     ADVLOCK_ECANCELED,  ADVLOCK_ECAPACITY,
-    ADVLOCK_EDEADLOCK, ADVLOCK_EPERMISSION, ADVLOCK_ESERVER,  ADVLOCK_EUNSUPPORTED, ADVLOCK_ECONFIG};
+    ADVLOCK_EDEADLOCK, ADVLOCK_EPERMISSION, ADVLOCK_ESERVER,  ADVLOCK_EUNSUPPORTED, ADVLOCK_ECONFIG,
+    ADVLOCK_ECLUSTER,  ADVLOCK_EUNSAFEDIR};
 
 }  // namespace
 
@@ -53,6 +54,8 @@ TEST(StatusMapping, EveryCoreErrorMapsToItsStatus) {
     expect_maps_to<core::ServerError>(ADVLOCK_ESERVER);
     expect_maps_to<core::Unsupported>(ADVLOCK_EUNSUPPORTED);
     expect_maps_to<core::ConfigError>(ADVLOCK_ECONFIG);
+    expect_maps_to<core::ClusterTarget>(ADVLOCK_ECLUSTER);
+    expect_maps_to<core::UnsafeLockDirectory>(ADVLOCK_EUNSAFEDIR);
 }
 
 TEST(StatusMapping, ForeignExceptionsBecomeNoMemoryOrInternalError) {
@@ -111,7 +114,8 @@ TEST(StatusNames, PinnedValuesNeverChange) {
 
 TEST(StatusNames, UnsafeTargetsAreGrouped) {
     for (const advlock_status status : kErrorStatuses) {
-        const bool unsafe = status == ADVLOCK_ESTANDBY || status == ADVLOCK_EREADONLY || status == ADVLOCK_EPOOLER;
+        const bool unsafe = status == ADVLOCK_ESTANDBY || status == ADVLOCK_EREADONLY || status == ADVLOCK_EPOOLER ||
+                            status == ADVLOCK_ECLUSTER || status == ADVLOCK_EUNSAFEDIR;
         EXPECT_EQ(advlock_status_is_unsafe_target(status), unsafe ? 1 : 0) << advlock_status_name(status);
     }
 }
@@ -156,8 +160,11 @@ TEST(HppExceptions, EveryStatusThrowsItsOwnType) {
     expect_hpp_throws<server_error>(ADVLOCK_ESERVER);
     expect_hpp_throws<unsupported>(ADVLOCK_EUNSUPPORTED);
     expect_hpp_throws<config_error>(ADVLOCK_ECONFIG);
+    expect_hpp_throws<cluster_target>(ADVLOCK_ECLUSTER);
+    expect_hpp_throws<unsafe_lock_directory>(ADVLOCK_EUNSAFEDIR);
     // The three unsafe targets share a base a caller can catch at once.
     EXPECT_THROW(detail::throw_status(ADVLOCK_EPOOLER), unsafe_target);
+    EXPECT_THROW(detail::throw_status(ADVLOCK_EUNSAFEDIR), unsafe_target);
 }
 
 TEST(HppExceptions, NonErrorsPassThroughCheck) {

@@ -173,6 +173,18 @@ def test_local_backend_between_processes(tmp_path):
         assert s.try_lock("local_job") is not None
 
 
+def test_a_lock_directory_others_may_write_is_refused(tmp_path):
+    shared = tmp_path / "everyone"
+    shared.mkdir()
+    shared.chmod(0o777)  # writable by all, not sticky: anyone could swap its lock files
+    with pytest.raises(advlock.UnsafeLockDirectory) as raised:
+        advlock.connect(f"local:{shared}")
+    assert isinstance(raised.value, advlock.UnsafeTarget)
+    assert raised.value.status_name == "ADVLOCK_EUNSAFEDIR"
+    assert "chmod o-w" in str(raised.value)
+    assert oct(shared.stat().st_mode & 0o7777) == "0o777", "advlock never changes a directory it did not make"
+
+
 def test_read_only_target_is_refused_unless_allowed(pg_url):
     read_only = pg_url + ("&" if "?" in pg_url else "?") + "options=-c%20default_transaction_read_only%3Don"
     with pytest.raises(advlock.ReadOnlyTarget) as raised:

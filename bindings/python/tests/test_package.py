@@ -22,6 +22,7 @@ def test_hierarchy():
     assert issubclass(advlock.StandbyTarget, advlock.UnsafeTarget)
     assert issubclass(advlock.PoolerTarget, advlock.UnsafeTarget)
     assert issubclass(advlock.ClusterTarget, advlock.UnsafeTarget)
+    assert issubclass(advlock.UnsafeLockDirectory, advlock.UnsafeTarget)
     for cls in (advlock.NotAcquired, advlock.LockLost, advlock.UnsafeTarget, advlock.ConnectError,
                 advlock.CapacityError, advlock.Deadlock, advlock.PermissionDenied):
         assert issubclass(cls, advlock.Error)
@@ -30,7 +31,7 @@ def test_hierarchy():
 
 def test_every_status_has_its_class():
     from advlock.errors import class_for_status
-    for status in range(-21, 2):
+    for status in range(-22, 2):
         if status == 0:
             continue
         cls = class_for_status(status)

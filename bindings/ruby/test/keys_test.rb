@@ -76,7 +76,7 @@ class KeysTest < Minitest::Test
 
   def test_unsafe_targets_share_their_base
     { -10 => Advlock::StandbyTarget, -11 => Advlock::ReadOnlyTarget, -12 => Advlock::PoolerTarget,
-      -21 => Advlock::ClusterTarget }.each do |status, error_class|
+      -21 => Advlock::ClusterTarget, -22 => Advlock::UnsafeLockDirectory }.each do |status, error_class|
       error = Advlock::Error.for_status(status, "m", "")
       assert_instance_of error_class, error
       assert_kind_of Advlock::UnsafeTarget, error

@@ -107,6 +107,19 @@ class SessionTest < Minitest::Test
     assert_raises(Advlock::Misuse) { session.verify }
   end
 
+  def test_a_lock_directory_others_may_write_is_refused
+    Dir.mktmpdir do |parent|
+      shared = File.join(parent, "everyone")
+      Dir.mkdir(shared)
+      File.chmod(0o777, shared) # writable by all, not sticky: anyone could swap its lock files
+      error = assert_raises(Advlock::UnsafeLockDirectory) { Advlock.connect("local:#{shared}") }
+      assert_kind_of Advlock::UnsafeTarget, error
+      assert_equal(-22, error.status)
+      assert_includes error.message, "chmod o-w"
+      assert_equal 0o777, File.stat(shared).mode & 0o7777, "advlock never changes a directory it did not make"
+    end
+  end
+
   def test_unsafe_target_and_password_not_in_messages
     error = assert_raises(Advlock::ConnectError) { Advlock.connect("postgresql://someone:s3cret-pw@127.0.0.1:1/db") }
     refute_includes error.message, "s3cret-pw"

@@ -23,7 +23,7 @@ from ._advlock import Holder, Holders, Key, Lock, Registry, RegistryEntry, Sessi
 from .errors import (BadKey, Canceled, CapacityError, ClusterTarget, ConfigError, ConnectError, Deadlock, Error,
                      FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound, OutOfMemory,
                      PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError, StandbyTarget,
-                     Unsupported, UnsafeTarget)
+                     UnsafeLockDirectory, Unsupported, UnsafeTarget)
 from .scheduling import skip_if_running
 from .xact import try_xact_lock, xact_lock
 
@@ -46,7 +46,9 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
 
     url: a postgresql:// URL or libpq conninfo ("" takes the PG* environment
     variables, .pgpass and service files as libpq does); "local" or
-    "local:/dir" for host-local locks (flock); mysql://user:password@host/db
+    "local:/dir" (optionally "?group=NAME") for host-local locks (flock), in a
+    directory only root, you or that group can change (else
+    UnsafeLockDirectory); mysql://user:password@host/db
     (or mariadb://) for GET_LOCK locks, which lock names as they are
     (?scope=PREFIX prefixes them; no shared mode). registry: a Registry or the
     path of a registry file; names given to try_lock()/lock() are then looked
@@ -54,7 +56,7 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
     when the session's locks are lost. heartbeat_*: seconds (defaults 2 + 3).
 
     Raises ConnectError, StandbyTarget / ReadOnlyTarget / PoolerTarget /
-    ClusterTarget (all UnsafeTarget) unless allowed, InvalidArgument,
+    ClusterTarget (all UnsafeTarget) unless allowed, UnsafeLockDirectory, InvalidArgument,
     RegistryError.
     """
     if registry is not None and not isinstance(registry, Registry):
@@ -71,7 +73,7 @@ __all__ = [
     "connect", "version", "skip_if_running", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
     "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder", "Holders",
     "Error", "NotAcquired", "LockLost", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
-    "ClusterTarget", "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported",
+    "ClusterTarget", "UnsafeLockDirectory", "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported",
     "Canceled", "Misuse", "InvalidArgument", "BadKey", "RegistryError", "NotFound", "FileError", "ConfigError",
     "InternalError", "OutOfMemory",
 ]

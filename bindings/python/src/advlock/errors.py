@@ -118,6 +118,13 @@ class ClusterTarget(UnsafeTarget):
     default_status = -21
 
 
+class UnsafeLockDirectory(UnsafeTarget):
+    """The host-local lock directory, or a lock file in it, is one another user could replace or redirect
+    (owner, mode, a symbolic link, not a regular file); the message says what to change."""
+
+    default_status = -22
+
+
 class LockLost(Error):
     """The lock was lost: the job must stop acting as its holder."""
 
@@ -169,7 +176,8 @@ class ConfigError(Error):
 _BY_STATUS: Dict[int, Type[Error]] = {
     cls.default_status: cls
     for cls in (NotAcquired, InternalError, OutOfMemory, InvalidArgument, BadKey, RegistryError, NotFound,
-                FileError, Misuse, ConnectError, StandbyTarget, ReadOnlyTarget, PoolerTarget, ClusterTarget, LockLost,
+                FileError, Misuse, ConnectError, StandbyTarget, ReadOnlyTarget, PoolerTarget, ClusterTarget,
+                UnsafeLockDirectory, LockLost,
                 Canceled, CapacityError, Deadlock, PermissionDenied, ServerError, Unsupported, ConfigError)
 }
 

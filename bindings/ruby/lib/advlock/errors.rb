@@ -37,7 +37,9 @@ module Advlock
   end
   # The server is one where locks would exclude no one; refused unless opted in.
   # ClusterTarget: a node of a multi-primary cluster (MySQL Galera; allow_cluster=true in the URL).
-  { StandbyTarget: -10, ReadOnlyTarget: -11, PoolerTarget: -12, ClusterTarget: -21 }.each do |name, status|
+  # UnsafeLockDirectory: the host-local lock directory or a lock file in it could be replaced by another user.
+  { StandbyTarget: -10, ReadOnlyTarget: -11, PoolerTarget: -12, ClusterTarget: -21,
+    UnsafeLockDirectory: -22 }.each do |name, status|
     const_set(name, Class.new(UnsafeTarget)).default_status = status
   end
 
@@ -46,6 +48,6 @@ module Advlock
     -5 => RegistryError, -6 => NotFound, -7 => FileError, -8 => Misuse, -9 => ConnectError,
     -10 => StandbyTarget, -11 => ReadOnlyTarget, -12 => PoolerTarget, -13 => LockLost, -14 => Canceled,
     -15 => CapacityError, -16 => Deadlock, -17 => PermissionDenied, -18 => ServerError, -19 => Unsupported,
-    -20 => ConfigError, -21 => ClusterTarget
+    -20 => ConfigError, -21 => ClusterTarget, -22 => UnsafeLockDirectory
   }.freeze
 end

@@ -58,6 +58,7 @@ public class AdvlockException extends RuntimeException {
             case -19: return new UnsupportedException(status, message, sqlstate);
             case -20: return new ConfigException(status, message, sqlstate);
             case -21: return new ClusterTargetException(status, message, sqlstate);
+            case -22: return new UnsafeLockDirectoryException(status, message, sqlstate);
             default: return new AdvlockException(status, message, sqlstate);
         }
     }

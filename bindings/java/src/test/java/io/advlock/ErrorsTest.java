@@ -16,6 +16,7 @@ class ErrorsTest {
         assertInstanceOf(UnsafeTargetException.class, cluster);
         assertEquals(-21, cluster.status());
         assertEquals("a Galera node", cluster.getMessage());
+        assertInstanceOf(UnsafeLockDirectoryException.class, AdvlockException.create(-22, "m", ""));
     }
 
     @Test

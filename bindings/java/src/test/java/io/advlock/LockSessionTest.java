@@ -179,6 +179,25 @@ class LockSessionTest {
     }
 
     @Test
+    void lockDirectoryOthersMayWriteIsRefused() throws Exception {
+        java.nio.file.Path shared = java.nio.file.Files.createTempDirectory("advlock-everyone");
+        try {
+            // Writable by all, not sticky: anyone could swap its lock files.
+            java.nio.file.Files.setPosixFilePermissions(shared,
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+            UnsafeTargetException e = assertThrows(UnsafeTargetException.class,
+                    () -> LockSession.open("local:" + shared));
+            assertInstanceOf(UnsafeLockDirectoryException.class, e);
+            assertEquals(-22, e.status());
+            assertTrue(e.getMessage().contains("chmod o-w"), e.getMessage());
+            assertEquals("rwxrwxrwx", java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(shared)), "advlock never changes a directory it did not make");
+        } finally {
+            java.nio.file.Files.delete(shared);
+        }
+    }
+
+    @Test
     void oneSessionFromManyThreads() throws Exception {
         try (LockSession session = LockSession.open(URL)) {
             List<CompletableFuture<Void>> workers = new java.util.ArrayList<>();
