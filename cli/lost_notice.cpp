@@ -21,10 +21,12 @@ struct LostNotice::State {
     }
 };
 
-LostNotice::LostNotice(advlock::session &session) : state_(std::make_shared<State>()) {
+LostNotice::LostNotice(advlock::session &session) : state_(std::make_shared<State>()) { watch(session); }
+
+void LostNotice::watch(advlock::session &session) {
     session.on_lost([state = state_](const std::string &why) {
         std::lock_guard<std::mutex> guard(state->mutex);
-        state->why = why;
+        if (state->why.empty()) state->why = why;
         const char byte = 1;
         [[maybe_unused]] const ssize_t written = ::write(state->pipe[1], &byte, 1);
     });

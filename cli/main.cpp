@@ -1,5 +1,6 @@
 // advlock: the command-line tool. `advlock run ... -- job` in a crontab line
 // keeps the job from running twice at once, across hosts.
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "advlock.hpp"
 #include "commands/commands.hpp"
 #include "exit_codes.hpp"
+#include "job/inherited_state.hpp"
 #include "lock_target.hpp"
 
 namespace {
@@ -57,6 +59,12 @@ int dispatch(const std::vector<std::string> &args) {
 }  // namespace
 
 int main(int argc, char **argv) {
+    // First: what the job must get back as advlock got it (nohup's ignored
+    // SIGHUP, the signal mask, inherited descriptors).
+    capture_inherited_state();
+    // A broken stderr (`2>&1 | logger` after logger died) must not kill advlock
+    // before it has stopped the job; write errors are just ignored.
+    std::signal(SIGPIPE, SIG_IGN);
     try {
         return dispatch(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const CliError &e) {

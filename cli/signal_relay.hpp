@@ -1,6 +1,7 @@
-// Signals that reach advlock while it supervises a command or holds a lock
-// arrive here as events on a pipe, so the main loop can poll for them together
-// with the child's exit and the lost-lock notice.
+// Signals that reach advlock while it waits for a lock, supervises a job or
+// holds a lock arrive here as events on a pipe, so the main loop can poll for
+// them together with the job's exit and the lost-lock notice. A signal that
+// was ignored when advlock started (nohup) stays ignored: no handler for it.
 #pragma once
 
 #include <csignal>
@@ -9,12 +10,12 @@ namespace advlock::cli {
 
 struct SignalEvent {
     int signal;
-    bool from_process;  // sent by kill(2) (forward it); false: from the terminal or kernel
 };
 
 class SignalRelay {
 public:
-    // Installs handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCHLD.
+    // Installs handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2
+    // (those not ignored at start) and SIGCHLD.
     SignalRelay();
     ~SignalRelay();
     SignalRelay(const SignalRelay &) = delete;
@@ -23,5 +24,8 @@ public:
     int fd() const;                 // readable when events are waiting
     bool next(SignalEvent &event);  // false when none is waiting
 };
+
+// Whether a signal asks advlock to stop (INT, TERM, HUP, QUIT).
+bool is_termination_request(int signal);
 
 }  // namespace advlock::cli

@@ -1,5 +1,9 @@
-// Taking the lock with --wait. On a terminal, a live line says what advlock
+// Taking the lock. With --wait, on a terminal a live line says what advlock
 // waits for, who holds it and for how long; elsewhere (cron) it stays quiet.
+// A signal relayed while advlock takes the lock (INT, TERM, HUP, QUIT, USR1,
+// USR2: the command has not started, so there is no one to pass it to) ends
+// the wait on the server and leaves no lock behind: take_lock then throws a
+// CliError with exit code 128 + the signal.
 #pragma once
 
 #include <chrono>
@@ -7,11 +11,12 @@
 
 #include "advlock.hpp"
 #include "lock_target.hpp"
+#include "signal_relay.hpp"
 
 namespace advlock::cli {
 
 std::optional<advlock::lock> take_lock(advlock::session &session, const LockTarget &target,
                                        const std::optional<advlock::registry> &registry,
-                                       std::chrono::milliseconds wait, advlock::mode mode);
+                                       std::chrono::milliseconds wait, advlock::mode mode, SignalRelay &signals);
 
 }  // namespace advlock::cli

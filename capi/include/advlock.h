@@ -306,6 +306,7 @@ ADVLOCK_API unsigned advlock_registry_entry_line(const advlock_registry_entry *e
  *   database = "postgresql://batch@db1/sales"
  *   registry = "/etc/advlock/registry.toml"
  *   also_local = false
+ *   local_url = "local:/run/lock/advlock-batch?group=batch"
  *   [run]
  *   wait = "0s"
  *   kill_grace = "10s"
@@ -323,7 +324,7 @@ ADVLOCK_API advlock_status advlock_config_parse(advlock_config **out, const char
 ADVLOCK_API void advlock_config_free(advlock_config *config);
 
 /* A setting as text ("database", "registry", "also_local" -> "true"/"false",
-   "run.wait", "run.kill_grace", "run.conflict_exit_code"), or NULL when the
+   "local_url", "run.wait", "run.kill_grace", "run.conflict_exit_code"), or NULL when the
    file does not set it. Borrowed from the config. */
 ADVLOCK_API const char *advlock_config_get(const advlock_config *config, const char *setting);
 

@@ -31,7 +31,8 @@ int hold_command(const std::vector<std::string> &args) {
     const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
 
     advlock::session session = open_session(url, "advlock hold");
-    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode);
+    SignalRelay signals;
+    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode, signals);
     if (!lock) {
         std::cerr << "advlock: " << holder_line(session, target, registry) << "\n";
         return exit_code::conflict;
@@ -41,7 +42,6 @@ int hold_command(const std::vector<std::string> &args) {
               << "\n";
 
     LostNotice lost(session);
-    SignalRelay signals;
     const auto until = std::chrono::steady_clock::now() + hold_for;
     for (;;) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());

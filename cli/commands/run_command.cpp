@@ -5,9 +5,9 @@
 #include "../arguments.hpp"
 #include "../durations.hpp"
 #include "../exit_codes.hpp"
+#include "../job/supervised_job.hpp"
 #include "../lock_target.hpp"
 #include "../lost_notice.hpp"
-#include "../supervised_child.hpp"
 #include "../waiting.hpp"
 #include "commands.hpp"
 
@@ -47,7 +47,8 @@ std::string basename_of(const std::string &path) {
 int run_command(const std::vector<std::string> &args) {
     std::vector<OptionSpec> spec = target_options();
     spec.insert(spec.end(), {{"wait", true}, {"shared", false}, {"conflict-exit-code", true}, {"kill-grace", true},
-                             {"application-name", true}, {"also-local", false}, {"once-per", true}});
+                             {"application-name", true}, {"also-local", false}, {"local-url", true},
+                             {"once-per", true}});
     const Arguments arguments = parse_arguments("run", args, spec, /*takes_command=*/true);
     const std::optional<advlock::config> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "run");
@@ -65,14 +66,19 @@ int run_command(const std::vector<std::string> &args) {
     const bool also_local =
         arguments.flags.count("also-local") > 0 || (config && config->get("also_local") == std::optional<std::string>("true"));
     if (also_local && is_local(url)) throw usage_error("advlock run: --also-local goes with a database --db, not " + url);
+    const std::string local_url = setting(arguments, config, "local-url", "local_url").value_or("local");
+    if (!is_local(local_url)) {
+        throw usage_error("advlock run: --local-url " + local_url + ": give local, local:/DIR or local:/DIR?group=NAME");
+    }
 
     // With --also-local, the host's own lock first: jobs on this host then
     // queue there and never hold a database connection just to wait.
     std::optional<advlock::session> local_session;
     std::optional<advlock::lock> local_lock;
     if (also_local) {
-        local_session = open_session("local", "");
-        local_lock = take_lock(*local_session, target, registry, wait, mode);
+        local_session = open_session(local_url, "");
+        SignalRelay signals;  // only while waiting: a signal during the connect below just ends advlock
+        local_lock = take_lock(*local_session, target, registry, wait, mode, signals);
         if (!local_lock) {
             std::cerr << "advlock: " << holder_line(*local_session, target, registry) << " on this host; not running "
                       << arguments.command[0] << " (exit " << on_conflict << ")\n";
@@ -81,7 +87,8 @@ int run_command(const std::vector<std::string> &args) {
     }
     advlock::session session = open_session(
         url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])));
-    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode);
+    SignalRelay signals;
+    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode, signals);
     if (!lock) {
         std::cerr << "advlock: " << holder_line(session, target, registry) << "; not running "
                   << arguments.command[0] << " (exit " << on_conflict << ")\n";
@@ -98,13 +105,14 @@ int run_command(const std::vector<std::string> &args) {
     }
 
     LostNotice lost(session);
-    SignalRelay signals;
-    SupervisedChild child(arguments.command);
-    std::optional<int> status = child.wait(signals, lost.fd());
+    if (local_session) lost.watch(*local_session);
+    SupervisedJob job(arguments.command, grace);
+    std::optional<int> status = job.wait(signals, lost.fd());
     if (!status) {
         std::cerr << "advlock: the lock on " << target.label << " was lost (" << lost.why() << "); stopping "
-                  << arguments.command[0] << " (SIGTERM, SIGKILL after " << format_duration(grace) << ")\n";
-        child.stop(signals, grace);
+                  << arguments.command[0] << " and everything it started (SIGTERM, SIGKILL after "
+                  << format_duration(grace) << ")" << std::endl;
+        job.stop(signals);
         return exit_code::lost;
     }
     if (once_per && *status == 0) {

@@ -23,6 +23,7 @@ struct Setting {
 
 const Setting kSettings[] = {
     {"database", Kind::Text},          {"registry", Kind::Text},       {"also_local", Kind::Boolean},
+    {"local_url", Kind::Text},
     {"run.wait", Kind::Duration},      {"run.kill_grace", Kind::Duration}, {"run.conflict_exit_code", Kind::ExitCode},
 };
 
@@ -61,7 +62,7 @@ private:
         std::vector<std::string> names;
         for (const Setting &s : kSettings) names.emplace_back(s.name);
         std::string message = "unknown setting " + quoted(name) +
-                              "; known: database, registry, also_local, and under [run]: wait, kill_grace, "
+                              "; known: database, registry, also_local, local_url, and under [run]: wait, kill_grace, "
                               "conflict_exit_code";
         const std::string near = closest_match(name, names);
         if (!near.empty()) message += " (did you mean " + quoted(near) + "?)";
