@@ -9,9 +9,13 @@ const char *const kRunHelp = R"(usage: advlock run --db URL (--key KEY | --name 
 
 Run COMMAND while holding the lock, on one dedicated database connection. If
 another host or process holds it, do not run COMMAND: say who holds it and exit
-3. If the lock is lost while COMMAND runs, stop COMMAND (SIGTERM, then SIGKILL
-after --kill-grace) and exit 75. Otherwise exit with COMMAND's own code (128+N
-if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
+3. COMMAND runs in a process group of its own; the job is COMMAND and every
+process it starts, and the lock is held until all of them have ended. If the
+lock is lost, stop the whole job (SIGTERM, then SIGKILL after --kill-grace) and
+exit 75. If advlock itself is killed, the job is killed with it. Otherwise exit
+with COMMAND's own code (128+N if a signal N ended it). TERM, INT, HUP and QUIT
+sent to advlock go to the whole job (SIGKILL after --kill-grace); USR1 and USR2
+to COMMAND. A signal while waiting for the lock cancels the wait: exit 128+N.
 
   --db URL                 postgresql://user@host/db or a libpq conninfo;
                            mysql://user:pw@host/db (MySQL, MariaDB); or
@@ -19,22 +23,24 @@ if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
                            only, in /run/lock/advlock by default (required)
   --also-local             take the lock on this host (flock) first, then in
                            the database
+  --local-url URL          the host's lock directory for --also-local (default
+                           local; local:/DIR?group=NAME for one group's jobs)
   --key KEY                100:1 (pair), -42 (bigint) or name:TEXT
   --name NAME              a lock name: looked up in --registry when given,
                            else the advlock key of the name
   --registry FILE          the registry of lock names and keys
   --config FILE            settings file (default /etc/advlock.toml when it
-                           exists): database, registry, also_local, and under
-                           [run] wait, kill_grace, conflict_exit_code; options
-                           given here win
+                           exists): database, registry, also_local, local_url,
+                           and under [run] wait, kill_grace, conflict_exit_code;
+                           options given here win
   --wait DURATION          wait up to DURATION for the lock (500ms, 30s, 10m...);
                            default: do not wait. On a terminal a live line shows
                            who holds it and for how long; quiet otherwise
   --shared                 a shared lock: shared holders run together and
                            exclude exclusive ones
   --conflict-exit-code N   exit code when the lock is held elsewhere (default 3)
-  --kill-grace DURATION    time between SIGTERM and SIGKILL when the lock is
-                           lost (default 10s)
+  --kill-grace DURATION    time between SIGTERM and SIGKILL when the job is
+                           stopped (default 10s)
   --application-name NAME  shown in pg_stat_activity (default "advlock run COMMAND")
   --once-per PERIOD        hour, day, week or month: skip (exit 0) when the job
                            already completed in this period, and record it when
@@ -42,7 +48,9 @@ if a signal N ended it). Signals sent to advlock are passed on to COMMAND.
 
 Exit codes: COMMAND's own; 3 held elsewhere; 64 usage error; 69 cannot connect,
 or the server is a standby, read-only or behind a pooler; 75 the lock was lost;
-77 the role may not take advisory locks; 78 invalid registry.
+77 the role may not take advisory locks (or this user may not use the local
+lock file); 78 invalid registry or config, or a local lock directory or file
+another user could change; 128+N a signal N ended the wait for the lock.
 
 example (crontab):
   0 2 * * *  advlock run --db postgresql://batch@db1/sales --name daily_sales -- /opt/batch/daily_sales.sh
