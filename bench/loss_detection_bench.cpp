@@ -1,12 +1,15 @@
 // Lost-lock detection: how soon the lost callback fires after the server
-// terminates the lock session, and what the watchdog's heartbeat costs next to
-// SELECT 1 and to asking pg_locks, with 1, 1,000 and 5,000 locks held on the
-// server by another session.
+// terminates the lock session (and, for the host-local backend, after another
+// process removes a held lock file), and what the watchdog's heartbeat costs
+// next to SELECT 1 and to asking pg_locks, with 1, 1,000 and 5,000 locks held
+// on the server by another session.
 #include <benchmark/benchmark.h>
 #include <libpq-fe.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <unistd.h>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -72,6 +75,50 @@ void BM_TerminateToLostCallback(benchmark::State &state) {
     state.counters["trials"] = static_cast<double>(latencies_us.size());
 }
 
+// The local backend: a held lock file removed (as another user may remove a
+// file it made in the shared directory) -> the lost callback, with no call
+// from the job. The goal is the heartbeat interval (2 s); inotify makes it
+// much sooner.
+void BM_LocalFileRemovedToLostCallback(benchmark::State &state) {
+    char pattern[] = "/tmp/advlock-bench-local.XXXXXX";
+    if (!mkdtemp(pattern)) {
+        state.SkipWithError("mkdtemp failed");
+        return;
+    }
+    const std::string directory = pattern, url = "local:" + directory;
+    std::vector<double> latencies_us;
+    for (auto _ : state) {
+        std::atomic<Clock::rep> lost_at{0};
+        advlock_session_options options;
+        advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+        options.on_lost = &on_lost;
+        options.on_lost_payload = &lost_at;
+        advlock_session *session = nullptr;
+        if (advlock_session_open(&session, url.c_str(), &options) != ADVLOCK_OK) {
+            state.SkipWithError(advlock_error_last()->message);
+            break;
+        }
+        const advlock_key key = advlock_key_pair(64, 64);
+        advlock_lock *lock = nullptr;
+        advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the job at work
+        const Clock::time_point removed = Clock::now();
+        ::unlink((directory + "/64:64.lock").c_str());
+        while (lost_at.load() == 0) std::this_thread::yield();
+        const double us =
+            std::chrono::duration<double, std::micro>(Clock::time_point(Clock::duration(lost_at.load())) - removed)
+                .count();
+        latencies_us.push_back(us);
+        state.SetIterationTime(us / 1e6);
+        advlock_lock_free(lock);
+        advlock_session_close(session);
+    }
+    std::system(("rm -rf " + directory).c_str());
+    state.counters["p50_us"] = advlock::bench::percentile(latencies_us, 0.50);
+    state.counters["p99_us"] = advlock::bench::percentile(latencies_us, 0.99);
+    state.counters["trials"] = static_cast<double>(latencies_us.size());
+}
+
 // Another session holds `count` advisory locks while the benchmark runs.
 class LockFiller {
 public:
@@ -121,6 +168,7 @@ void BM_StrictVerify(benchmark::State &state) { verify_benchmark(state, 1); }
 }  // namespace
 
 BENCHMARK(BM_TerminateToLostCallback)->Arg(1)->Arg(0)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(250);
+BENCHMARK(BM_LocalFileRemovedToLostCallback)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(250);
 BENCHMARK(BM_SelectOne)->Arg(1)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 BENCHMARK(BM_Heartbeat)->Arg(1)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 BENCHMARK(BM_StrictVerify)->Arg(1)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)->MinTime(0.5);

@@ -70,6 +70,7 @@ def cable_trials(path):
 def loss_detection_section(results, cable_path):
     idle = percentiles(results, "BM_TerminateToLostCallback", 1)
     busy = percentiles(results, "BM_TerminateToLostCallback", 0)
+    local = percentiles(results, "BM_LocalFileRemovedToLostCallback", 1)
     lines = [f"""## Lost-lock detection
 
 ### Terminate → lost callback
@@ -85,6 +86,16 @@ opens a new session.
 
 Right after a call the watchdog leaves the socket to the job's calls for 2 ms, so that a burst of
 calls costs it one wake-up instead of one per round trip; that is the difference between the rows.
+
+### Local lock file removed → lost callback
+
+The host-local backend: another process removes a held lock file (in the shared directory, the
+user who made a file may), from the `unlink` to the lost callback, with no call from the job. The
+watchdog watches the directory with inotify and looks at every held file each heartbeat interval.
+
+| trials | p50 | p99 | goal |
+|---|---|---|---|
+| {local[2]} | {local[0] / 1000:.2f} ms | {local[1] / 1000:.2f} ms | p99 within the heartbeat interval (2 s): {verdict(local[1] <= 2000000)} |
 
 ### Heartbeat cost against the number of locks on the server
 
