@@ -34,21 +34,29 @@ void on_lost(const advlock_error *, void *payload) {
     static_cast<std::atomic<Clock::rep> *>(payload)->store(Clock::now().time_since_epoch().count());
 }
 
+// A session whose lost callback stores the time into lost_at; nullptr (and the
+// benchmark marked failed) when it cannot be opened.
+advlock_session *open_timed(benchmark::State &state, const std::string &url, std::atomic<Clock::rep> &lost_at) {
+    advlock_session_options options;
+    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+    options.on_lost = &on_lost;
+    options.on_lost_payload = &lost_at;
+    advlock_session *session = nullptr;
+    if (advlock_session_open(&session, url.c_str(), &options) != ADVLOCK_OK) {
+        state.SkipWithError(advlock_error_last()->message);
+        return nullptr;
+    }
+    return session;
+}
+
 void BM_TerminateToLostCallback(benchmark::State &state) {
     const std::string url = advlock::bench::server_url();
     Connection observer(url);
     std::vector<double> latencies_us;
     for (auto _ : state) {
         std::atomic<Clock::rep> lost_at{0};
-        advlock_session_options options;
-        advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
-        options.on_lost = &on_lost;
-        options.on_lost_payload = &lost_at;
-        advlock_session *session = nullptr;
-        if (advlock_session_open(&session, url.c_str(), &options) != ADVLOCK_OK) {
-            state.SkipWithError(advlock_error_last()->message);
-            break;
-        }
+        advlock_session *session = open_timed(state, url, lost_at);
+        if (!session) break;
         const advlock_key key = advlock_key_bigint(626262);
         advlock_lock *lock = nullptr;
         advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
@@ -89,15 +97,8 @@ void BM_LocalFileRemovedToLostCallback(benchmark::State &state) {
     std::vector<double> latencies_us;
     for (auto _ : state) {
         std::atomic<Clock::rep> lost_at{0};
-        advlock_session_options options;
-        advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
-        options.on_lost = &on_lost;
-        options.on_lost_payload = &lost_at;
-        advlock_session *session = nullptr;
-        if (advlock_session_open(&session, url.c_str(), &options) != ADVLOCK_OK) {
-            state.SkipWithError(advlock_error_last()->message);
-            break;
-        }
+        advlock_session *session = open_timed(state, url, lost_at);
+        if (!session) break;
         const advlock_key key = advlock_key_pair(64, 64);
         advlock_lock *lock = nullptr;
         advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);

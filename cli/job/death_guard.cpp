@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exit_codes.hpp"
+#include "job/fork_with_pipe.hpp"
 
 namespace advlock::cli {
 
@@ -57,28 +57,11 @@ DeathGuard::~DeathGuard() {
 
 void DeathGuard::start(pid_t job_group) {
     group_ = job_group;
-    int ends[2];
-    if (::pipe2(ends, O_CLOEXEC) != 0) {
-        throw CliError(exit_code::unavailable, std::string("cannot start the job's guard: ") + std::strerror(errno));
-    }
-    sigset_t all, before;
-    sigfillset(&all);
-    ::pthread_sigmask(SIG_BLOCK, &all, &before);  // no handler of advlock's may run in the child
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::close(ends[1]);
-        guard(ends[0], job_group);
-    }
-    const int error = errno;
-    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    ::close(ends[0]);
-    if (pid < 0) {
-        ::close(ends[1]);
-        throw CliError(exit_code::unavailable, std::string("cannot start the job's guard: ") + std::strerror(error));
-    }
-    ::setpgid(pid, job_group);  // also from here, so it is in the group before the job runs
-    pid_ = pid;
-    pipe_ = ends[1];
+    const ForkedChild child =
+        fork_with_pipe("the job's guard", [job_group](int read_end) { guard(read_end, job_group); });
+    ::setpgid(child.pid, job_group);  // also from here, so it is in the group before the job runs
+    pid_ = child.pid;
+    pipe_ = child.write_end;
 }
 
 void DeathGuard::died(bool replace) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "exit_codes.hpp"
+#include "job/fork_with_pipe.hpp"
 #include "job/inherited_state.hpp"
 #include "job/process_tree.hpp"
 
@@ -59,37 +60,22 @@ SupervisedJob::SupervisedJob(const std::vector<std::string> &command, std::chron
     std::vector<char *> argv;
     for (const std::string &arg : command) argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
-    int go[2];
-    if (::pipe2(go, O_CLOEXEC) != 0) {
-        throw CliError(exit_code::unavailable, std::string("cannot start the command: ") + std::strerror(errno));
-    }
     const pid_t parent = ::getpid();
-    sigset_t all, before;
-    sigfillset(&all);
-    ::pthread_sigmask(SIG_BLOCK, &all, &before);  // no handler of advlock's may run in the child
-    pid_ = ::fork();
-    if (pid_ == 0) {
-        ::close(go[1]);
-        exec_command(argv.data(), go[0], parent);
-    }
-    const int error = errno;
-    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    ::close(go[0]);
-    if (pid_ < 0) {
-        ::close(go[1]);
-        throw CliError(exit_code::unavailable, std::string("cannot start the command: ") + std::strerror(error));
-    }
+    const ForkedChild child =
+        fork_with_pipe("the command", [&argv, parent](int go) { exec_command(argv.data(), go, parent); });
+    pid_ = child.pid;
+    const int go = child.write_end;
     ::setpgid(pid_, pid_);  // also from here: the group exists before the guard joins it
     try {
         guard_.start(pid_);
     } catch (...) {
-        ::close(go[1]);  // the command sees no "go" and exits without running
+        ::close(go);  // the command sees no "go" and exits without running
         throw;
     }
     terminal_.give_to(pid_);
     const char start = 'g';
-    [[maybe_unused]] const ssize_t written = ::write(go[1], &start, 1);
-    ::close(go[1]);
+    [[maybe_unused]] const ssize_t written = ::write(go, &start, 1);
+    ::close(go);
 }
 
 SupervisedJob::~SupervisedJob() {

@@ -8,11 +8,9 @@
 
 #include <csignal>
 #include <cstdio>
-#include <fcntl.h>
 #include <fstream>
 #include <string>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -20,6 +18,7 @@
 #include "support/c_handles.hpp"
 #include "support/child_process.hpp"
 #include "support/process_state.hpp"
+#include "support/temp_directory.hpp"
 
 using namespace advlock::test;
 
@@ -122,9 +121,8 @@ TEST(JobSupervision, ATerminationSignalReachesTheWholeJobThenSigkill) {
 }
 
 TEST(JobSupervision, TheLockStaysHeldUntilWhatTheCommandLeftBehindEnds) {
-    char pattern[] = "/tmp/advlock-leftover.XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    const std::string dir = pattern, fifo = dir + "/go", db = "local:" + dir + "/locks";
+    const TempDirectory scratch("advlock-leftover");
+    const std::string dir = scratch.path(), fifo = dir + "/go", db = "local:" + dir + "/locks";
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     ChildProcess run({kAdvlock, "run", "--db", db, "--name", "leftover", "--", "sh", "-c",
                       "(read x < " + fifo + "; echo background-done) & echo started"},
@@ -138,45 +136,20 @@ TEST(JobSupervision, TheLockStaysHeldUntilWhatTheCommandLeftBehindEnds) {
     EXPECT_EQ(run.wait(), 0);
     ChildProcess third({kAdvlock, "run", "--db", db, "--name", "leftover", "--", "true"}, true);
     EXPECT_EQ(third.wait(), 0) << third.read_all();
-    std::system(("rm -rf " + dir).c_str());
 }
 
 TEST(JobSupervision, ABrokenStderrDoesNotKillAdvlockBeforeTheJobIsStopped) {
-    int out[2], err[2];
-    ASSERT_EQ(pipe(out), 0);
-    ASSERT_EQ(pipe(err), 0);
-    const std::vector<std::string> argv = advlock_run(
-        {"--application-name", "job-broken-stderr"},
-        {"sh", "-c", "grep SigIgn /proc/self/status; echo $$; while :; do sleep 1; done"});
-    const pid_t advlock = fork();
-    if (advlock == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        dup2(err[1], STDERR_FILENO);
-        close(out[0]);
-        close(out[1]);
-        close(err[0]);
-        close(err[1]);
-        std::vector<char *> args;
-        for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
-        args.push_back(nullptr);
-        execv(args[0], args.data());
-        _exit(127);
-    }
-    close(out[1]);
-    close(err[1]);
-    close(err[0]);  // stderr now leads nowhere: writing to it raises SIGPIPE
-    FILE *output = fdopen(out[0], "r");
-    char line[256] = {};
-    ASSERT_NE(fgets(line, sizeof line, output), nullptr);
-    EXPECT_FALSE(ignores(ignored_mask(line), SIGPIPE)) << "the job gets SIGPIPE's default back: " << line;
-    ASSERT_NE(fgets(line, sizeof line, output), nullptr);
-    const pid_t job = std::stoi(line);
+    int broken[2];
+    ASSERT_EQ(pipe(broken), 0);
+    close(broken[0]);  // advlock's stderr leads nowhere: writing to it raises SIGPIPE
+    ChildProcess run(advlock_run({"--application-name", "job-broken-stderr"},
+                                 {"sh", "-c", "grep SigIgn /proc/self/status; echo $$; while :; do sleep 1; done"}),
+                     /*merge_stderr=*/false, /*stderr_fd=*/broken[1]);
+    close(broken[1]);
+    EXPECT_FALSE(ignores(ignored_mask(run.read_line()), SIGPIPE)) << "the job gets SIGPIPE's default back";
+    const pid_t job = std::stoi(run.read_line());
     terminate_lock_session("job-broken-stderr");
-    int status = 0;
-    ASSERT_EQ(waitpid(advlock, &status, 0), advlock);
-    fclose(output);
-    ASSERT_TRUE(WIFEXITED(status)) << "advlock died of signal " << WTERMSIG(status);
-    EXPECT_EQ(WEXITSTATUS(status), 75);
+    EXPECT_EQ(run.wait(), 75) << "not 128 + SIGPIPE: advlock outlived its broken stderr";
     EXPECT_TRUE(process_gone(job));
 }
 

@@ -20,6 +20,7 @@
 
 #include "support/child_process.hpp"
 #include "support/process_state.hpp"
+#include "support/temp_directory.hpp"
 
 using namespace advlock::test;
 
@@ -79,19 +80,12 @@ protected:
         if (unshare(CLONE_NEWNS) != 0) GTEST_SKIP() << "no private mount namespace: unshare: " << std::strerror(errno);
         ASSERT_EQ(mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr), 0) << std::strerror(errno);
         ASSERT_EQ(mount("tmpfs", "/run/lock", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777"), 0) << std::strerror(errno);
-        char pattern[] = "/tmp/advlock-hostile.XXXXXX";
-        ASSERT_NE(mkdtemp(pattern), nullptr);
-        scratch_ = pattern;
         ASSERT_EQ(chmod(scratch_.c_str(), 0755), 0);
         const Outcome runnable = run(as_user(kNobody, {kAdvlock, "--version"}));
         if (runnable.code != 0) {
             GTEST_SKIP() << "an unprivileged user cannot run " << kAdvlock << " from this checkout: " << runnable.output;
         }
     }
-    void TearDown() override {
-        if (!scratch_.empty()) std::system(("rm -rf " + scratch_).c_str());
-    }
-
     // A root-only file an attacker would like to open up.
     std::string victim() {
         const std::string path = scratch_ + "/root-only";
@@ -100,7 +94,8 @@ protected:
         return path;
     }
 
-    std::string scratch_;
+    TempDirectory directory_{"advlock-hostile"};
+    const std::string scratch_ = directory_.path();
 };
 
 }  // namespace

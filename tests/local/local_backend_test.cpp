@@ -10,6 +10,7 @@
 
 #include "advlock.h"
 #include "support/c_handles.hpp"
+#include "support/temp_directory.hpp"
 
 using namespace advlock::test;
 
@@ -17,13 +18,9 @@ namespace {
 
 class LocalBackend : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char pattern[] = "/tmp/advlock-local-test.XXXXXX";
-        ASSERT_NE(mkdtemp(pattern), nullptr);
-        directory_ = pattern;
-        url_ = "local:" + directory_;
-    }
-    void TearDown() override { std::system(("rm -rf " + directory_).c_str()); }
+    TempDirectory scratch_{"advlock-local-test"};
+    const std::string directory_ = scratch_.path();
+    const std::string url_ = "local:" + directory_;
 
     Session open() {
         advlock_session *session = nullptr;
@@ -31,7 +28,6 @@ protected:
         return Session(session);
     }
 
-    std::string directory_, url_;
 };
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "advlock.h"
 #include "support/c_handles.hpp"
 #include "support/lost_recorder.hpp"
+#include "support/temp_directory.hpp"
 
 using namespace advlock::test;
 
@@ -35,14 +36,9 @@ std::string contents_of(const std::string &path) {
 class LockDirectorySafety : public ::testing::Test {
 protected:
     void SetUp() override {
-        char pattern[] = "/tmp/advlock-dir-safety.XXXXXX";
-        ASSERT_NE(mkdtemp(pattern), nullptr);
-        top_ = pattern;
-        locks_ = top_ + "/locks";
         ASSERT_EQ(mkdir(locks_.c_str(), 0755), 0);
         ASSERT_EQ(chmod(locks_.c_str(), 0755), 0);
     }
-    void TearDown() override { std::system(("chmod -R u+rwx " + top_ + "; rm -rf " + top_).c_str()); }
 
     // The status of opening a session on url, and on success the session.
     advlock_status open(const std::string &url, Session *out = nullptr) {
@@ -61,8 +57,22 @@ protected:
         return status;
     }
 
-    std::string top_, locks_, message_;
+    TempDirectory scratch_{"advlock-dir-safety"};
+    const std::string top_ = scratch_.path();
+    const std::string locks_ = top_ + "/locks";
+    std::string message_;
 };
+
+// A session on url whose lost callback records into lost.
+Session open_watched(const std::string &url, LostRecorder &lost) {
+    advlock_session_options options;
+    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
+    options.on_lost = &LostRecorder::callback;
+    options.on_lost_payload = &lost;
+    advlock_session *raw = nullptr;
+    EXPECT_EQ(advlock_session_open(&raw, url.c_str(), &options), ADVLOCK_OK) << advlock_error_last()->message;
+    return Session(raw);
+}
 
 }  // namespace
 
@@ -183,13 +193,7 @@ TEST_F(LockDirectorySafety, LockFilesAdvlockDidNotMakeKeepTheirMode) {
 
 TEST_F(LockDirectorySafety, TheWatchdogNoticesARemovedLockFileWithoutAnyCall) {
     LostRecorder lost;
-    advlock_session_options options;
-    advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
-    options.on_lost = &LostRecorder::callback;
-    options.on_lost_payload = &lost;
-    advlock_session *raw = nullptr;
-    ASSERT_EQ(advlock_session_open(&raw, ("local:" + locks_).c_str(), &options), ADVLOCK_OK);
-    Session session(raw);
+    Session session = open_watched("local:" + locks_, lost);
     Lock held = take(session, advlock_key_pair(4, 4));
     ASSERT_NE(held, nullptr);
     ASSERT_EQ(unlink((locks_ + "/4:4.lock").c_str()), 0);
@@ -201,23 +205,14 @@ TEST_F(LockDirectorySafety, TheWatchdogNoticesARemovedLockFileWithoutAnyCall) {
 
 TEST_F(LockDirectorySafety, TheWatchdogNoticesAReplacedLockFileAndAReplacedDirectory) {
     LostRecorder file_lost, directory_lost;
-    const auto open_watched = [&](LostRecorder &recorder) {
-        advlock_session_options options;
-        advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
-        options.on_lost = &LostRecorder::callback;
-        options.on_lost_payload = &recorder;
-        advlock_session *raw = nullptr;
-        EXPECT_EQ(advlock_session_open(&raw, ("local:" + locks_).c_str(), &options), ADVLOCK_OK);
-        return Session(raw);
-    };
-    Session a = open_watched(file_lost);
+    Session a = open_watched("local:" + locks_, file_lost);
     Lock held = take(a, advlock_key_pair(5, 5));
     const std::string impostor = locks_ + "/impostor";
     std::ofstream(impostor) << "";
     ASSERT_EQ(rename(impostor.c_str(), (locks_ + "/5:5.lock").c_str()), 0);
     EXPECT_NE(file_lost.wait().find("was removed or replaced"), std::string::npos);
 
-    Session b = open_watched(directory_lost);
+    Session b = open_watched("local:" + locks_, directory_lost);
     Lock other = take(b, advlock_key_pair(5, 6));
     ASSERT_EQ(rename(locks_.c_str(), (locks_ + ".old").c_str()), 0);
     ASSERT_EQ(mkdir(locks_.c_str(), 0755), 0);

@@ -14,8 +14,9 @@ namespace advlock::test {
 
 class ChildProcess {
 public:
-    // merge_stderr: the child's stderr goes to the same pipe as its stdout.
-    explicit ChildProcess(const std::vector<std::string> &argv, bool merge_stderr = false) {
+    // merge_stderr: the child's stderr goes to the same pipe as its stdout;
+    // stderr_fd (when >= 0): the child's stderr goes there instead.
+    explicit ChildProcess(const std::vector<std::string> &argv, bool merge_stderr = false, int stderr_fd = -1) {
         int out[2];
         if (pipe(out) != 0) throw std::runtime_error("pipe failed");
         pid_ = fork();
@@ -23,6 +24,7 @@ public:
         if (pid_ == 0) {
             dup2(out[1], STDOUT_FILENO);
             if (merge_stderr) dup2(out[1], STDERR_FILENO);
+            if (stderr_fd >= 0) dup2(stderr_fd, STDERR_FILENO);
             close(out[0]);
             close(out[1]);
             std::vector<char *> args;
