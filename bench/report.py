@@ -70,7 +70,8 @@ def cable_trials(path):
 def loss_detection_section(results, cable_path):
     idle = percentiles(results, "BM_TerminateToLostCallback", 1)
     busy = percentiles(results, "BM_TerminateToLostCallback", 0)
-    local = percentiles(results, "BM_LocalFileRemovedToLostCallback", 1)
+    early = percentiles(results, "BM_LocalFileRemovedToLostCallback", 20)
+    armed = percentiles(results, "BM_LocalFileRemovedToLostCallback", 300)
     lines = [f"""## Lost-lock detection
 
 ### Terminate → lost callback
@@ -91,11 +92,14 @@ calls costs it one wake-up instead of one per round trip; that is the difference
 
 The host-local backend: another process removes a held lock file (in the shared directory, the
 user who made a file may), from the `unlink` to the lost callback, with no call from the job. The
-watchdog watches the directory with inotify and looks at every held file each heartbeat interval.
+watchdog looks at the held files every 20 ms for the first 200 ms of a lock, then watches the
+directory with inotify (closing an inotify instance costs a short job 10-20 ms at exit, so it is
+armed only for locks held longer), and looks every heartbeat interval in any case.
 
-| trials | p50 | p99 | goal |
-|---|---|---|---|
-| {local[2]} | {local[0] / 1000:.2f} ms | {local[1] / 1000:.2f} ms | p99 within the heartbeat interval (2 s): {verdict(local[1] <= 2000000)} |
+| removed after | trials | p50 | p99 | goal |
+|---|---|---|---|---|
+| 20 ms (the watchdog looks every 20 ms) | {early[2]} | {early[0] / 1000:.2f} ms | {early[1] / 1000:.2f} ms | p99 within the heartbeat interval (2 s): {verdict(early[1] <= 2000000)} |
+| 300 ms (inotify) | {armed[2]} | {armed[0] / 1000:.2f} ms | {armed[1] / 1000:.2f} ms | p99 within the heartbeat interval (2 s): {verdict(armed[1] <= 2000000)} |
 
 ### Heartbeat cost against the number of locks on the server
 

@@ -75,7 +75,6 @@ void LocalSession::close() noexcept {
     std::lock_guard<std::mutex> guard(mutex_);
     for (auto &[key, held] : held_) ::close(held.file.fd);  // closing releases the flock
     held_.clear();
-    if (changes_fd_ >= 0) ::close(changes_fd_);
 }
 
 int LocalSession::server_session_id() const { return static_cast<int>(::getpid()); }
@@ -147,6 +146,10 @@ bool LocalSession::attempt_locked(const Key &key, LockMode mode) {
         // A file removed between our open and our flock is not the lock any
         // more (the next locker makes a new one): lock the new one instead.
         if (lock_file_problem(*directory_, name, file).empty()) {
+            if (held_.empty()) {
+                held_since_ = std::chrono::steady_clock::now();
+                watchdog_.signals().stop_waiting();  // it looks more often while it has no inotify yet
+            }
             held_.emplace(key, Held{file, mode, 1});
             return true;
         }

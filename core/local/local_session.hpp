@@ -3,11 +3,12 @@
 // no database at hand. The same LockSession contract as PostgreSQL's, with
 // these differences: waits poll every 10 ms (flock has no timeout); a lock is
 // lost only if its file (or the directory) is removed or replaced, which the
-// watchdog notices at once through inotify and at every heartbeat interval
-// otherwise; one session cannot hold a key in both modes at once.
+// watchdog notices (local_session_watchdog.cpp); one session cannot hold a key
+// in both modes at once.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -56,9 +57,7 @@ private:
     class Call;
 
     LocalSession(std::unique_ptr<LockDirectory> directory, int heartbeat_interval_ms)
-        : directory_(std::move(directory)),
-          heartbeat_interval_ms_(heartbeat_interval_ms),
-          changes_fd_(watch_directory_changes(directory_->fd())) {}
+        : directory_(std::move(directory)), heartbeat_interval_ms_(heartbeat_interval_ms) {}
 
     // One attempt without waiting. Caller holds mutex_.
     bool attempt_locked(const Key &key, LockMode mode);
@@ -68,17 +67,14 @@ private:
     // As scan_files_locked, then throws LockLost if the session is lost.
     void check_files_locked() const;
     void require_usable(const char *doing, const Key *key) const;
-    // The watchdog thread's body, and the inotify descriptor it waits on
-    // (-1 when refused: too many instances, no /proc), made before the first
-    // lock so no change can come before the watch (local_session_watchdog.cpp).
+    // The watchdog thread's body (local_session_watchdog.cpp).
     void watch();
-    static int watch_directory_changes(int directory_fd);
 
     const std::unique_ptr<LockDirectory> directory_;
     const int heartbeat_interval_ms_;
-    const int changes_fd_;
     mutable std::mutex mutex_;
     std::unordered_map<Key, Held, KeyHash> held_;
+    std::chrono::steady_clock::time_point held_since_;  // when held_ last became non-empty
     mutable LossState loss_;
     std::atomic<bool> closed_{false};
     WatchdogThread watchdog_;

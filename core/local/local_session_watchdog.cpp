@@ -2,10 +2,13 @@
 // the file it is on can be taken away: another user may remove a lock file
 // it made in a shared directory (or anyone, in a directory they may write),
 // and the next job then locks a new file of the same name and runs next to
-// this one. So the watchdog watches the lock directory with inotify (a
-// removal, rename or new file there is seen at once) and looks at every held
-// file at least once per heartbeat interval (when inotify is unavailable, or
-// missed something: an inotify queue can overflow). On a loss it records why
+// this one. So the watchdog looks at every held file at least once per
+// heartbeat interval, and once a lock has been held for a moment it also
+// watches the directory with inotify, which reports a removal, rename or new
+// file there at once. Not from the first moment: closing an inotify instance
+// waits for the kernel's SRCU grace period (often 10-20 ms), which a short
+// job (`advlock run -- true`) would pay at exit for nothing; until inotify is
+// armed the watchdog looks every kEarlyLook instead. On a loss it records why
 // and fires the lost callback once.
 #include <cerrno>
 #include <poll.h>
@@ -18,15 +21,22 @@ namespace advlock::core {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+// How long a lock is held before inotify is armed, and how often the watchdog
+// looks meanwhile.
+constexpr std::chrono::milliseconds kArmAfter{200};
+constexpr std::chrono::milliseconds kEarlyLook{20};
+
 void drain(int fd) {
     char buffer[4096];
     while (::read(fd, buffer, sizeof buffer) > 0) {
     }
 }
 
-}  // namespace
-
-int LocalSession::watch_directory_changes(int directory_fd) {
+// -1 when refused (too many instances, no /proc): the watchdog then only
+// looks every heartbeat interval.
+int watch_directory_changes(int directory_fd) {
     const int changes = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (changes < 0) return -1;
     const std::string path = "/proc/self/fd/" + std::to_string(directory_fd);
@@ -39,22 +49,35 @@ int LocalSession::watch_directory_changes(int directory_fd) {
     return changes;
 }
 
+}  // namespace
+
 void LocalSession::watch() {
     WatchSignals &signals = watchdog_.signals();
-    const int changes = changes_fd_;
+    int changes = -1;
+    bool inotify_refused = false;
+    int timeout_ms = heartbeat_interval_ms_;
     while (!signals.stopping.load() && !loss_.lost()) {
         pollfd watched[2] = {{signals.wake_fd, POLLIN, 0}, {changes, POLLIN, 0}};
-        if (::poll(watched, changes >= 0 ? 2 : 1, heartbeat_interval_ms_) < 0 && errno != EINTR) break;
-        if (watched[0].revents) {
-            drain(signals.wake_fd);
-            continue;
-        }
+        if (::poll(watched, changes >= 0 ? 2 : 1, timeout_ms) < 0 && errno != EINTR) break;
+        if (watched[0].revents) drain(signals.wake_fd);  // stopping, or a first lock was taken
         if (changes >= 0 && watched[1].revents) drain(changes);
         std::lock_guard<std::mutex> guard(mutex_);
         if (signals.stopping.load()) break;
-        scan_files_locked();
+        timeout_ms = heartbeat_interval_ms_;
+        if (changes < 0 && !inotify_refused && !held_.empty()) {
+            if (Clock::now() - held_since_ >= kArmAfter) {
+                changes = watch_directory_changes(directory_->fd());
+                inotify_refused = changes < 0;
+            } else {
+                timeout_ms = static_cast<int>(kEarlyLook.count());
+            }
+        }
+        scan_files_locked();  // also right after arming: a change may have come before the watch
     }
-    loss_.fire_if_pending();  // last: the callback may end the session
+    // The callback first: closing inotify can take a grace period. After the
+    // callback nothing of the session is touched (it may have ended it).
+    loss_.fire_if_pending();
+    if (changes >= 0) ::close(changes);
 }
 
 }  // namespace advlock::core
