@@ -416,7 +416,8 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
  * access for others, and is made mode 3770 when missing. A lock file another
  * user made unreadable is ADVLOCK_EPERMISSION, naming its owner. A lock is lost
  * when its file (or the directory) is removed or replaced: the watchdog sees it
- * at once (inotify) or within the heartbeat interval, and the lost callback fires.
+ * within 20 ms (inotify, once a lock is held 200 ms; every heartbeat interval
+ * at the latest), and the lost callback fires.
  *
  * "mysql://USER:PASSWORD@HOST:PORT/DB" or "mariadb://..." open a MySQL or
  * MariaDB session on GET_LOCK user locks, over MariaDB Connector/C with
