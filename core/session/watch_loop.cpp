@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <initializer_list>
+#include <pthread.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -52,7 +55,22 @@ void WatchSignals::close() noexcept {
 
 void WatchdogThread::start(std::function<void()> body) {
     if (!signals_.open()) throw ConnectError("cannot start the session's watchdog: eventfd failed");
-    thread_ = std::thread(std::move(body));
+    // The watchdog never takes a signal meant for the application: the kernel
+    // may deliver a process-directed signal (Ctrl-C, SIGTERM) to any thread
+    // that does not block it, and one taken here would leave, for instance,
+    // Python's main thread blocked in a lock acquire that only a signal of its
+    // own interrupts. Synchronous signals (faults) stay unblocked.
+    sigset_t asynchronous, before;
+    sigfillset(&asynchronous);
+    for (const int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&asynchronous, fault);
+    pthread_sigmask(SIG_BLOCK, &asynchronous, &before);  // the new thread inherits this mask
+    try {
+        thread_ = std::thread(std::move(body));
+    } catch (...) {
+        pthread_sigmask(SIG_SETMASK, &before, nullptr);
+        throw;
+    }
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
 }
 
 void WatchdogThread::stop() noexcept {

@@ -52,7 +52,8 @@ struct WatchHooks {
 // A session's watchdog thread with its signals.
 class WatchdogThread {
 public:
-    // Runs body on a new thread. Throws ConnectError when the system refuses an eventfd.
+    // Runs body on a new thread, which blocks every asynchronous signal (they
+    // are the application's). Throws ConnectError when the system refuses an eventfd.
     void start(std::function<void()> body);
     // Wakes the loop and waits for the thread to end, unless the caller is
     // that thread (the lost callback runs on it and may end the session; the

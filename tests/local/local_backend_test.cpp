@@ -2,7 +2,10 @@
 // PostgreSQL sessions, in a lock directory of the test's own.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <string>
 #include <sys/stat.h>
@@ -144,4 +147,28 @@ TEST_F(LocalBackend, LostCallbackMayCallBackIntoTheSession) {
     Lock held = take(a, advlock_key_pair(8, 8));
     ASSERT_EQ(std::remove((directory_ + "/8:8.lock").c_str()), 0);
     EXPECT_EQ(advlock_session_check(a.get()), ADVLOCK_ELOST);  // fires the callback, which must not deadlock
+}
+
+TEST_F(LocalBackend, WatchdogThreadsLeaveSignalsToTheApplication) {
+    // A process-directed signal may go to any thread that does not block it;
+    // one taken by advlock's watchdog would not wake the application's own
+    // threads (Python's main thread waits in a lock acquire only its own
+    // signal interrupts). Every thread but this one must block them.
+    Session a = open();
+    Lock held = take(a, advlock_key_pair(6, 6));
+    int others = 0;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc/self/task")) {
+        if (entry.path().filename() == std::to_string(gettid())) continue;
+        std::ifstream status(entry.path() / "status");
+        for (std::string line; std::getline(status, line);) {
+            if (line.rfind("SigBlk:", 0) != 0) continue;
+            const unsigned long long blocked = std::stoull(line.substr(7), nullptr, 16);
+            for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGCHLD}) {
+                EXPECT_TRUE((blocked >> (signal - 1)) & 1) << "thread " << entry.path().filename() << ", signal " << signal;
+            }
+            EXPECT_FALSE((blocked >> (SIGSEGV - 1)) & 1) << "faults are the thread's own";
+            ++others;
+        }
+    }
+    EXPECT_GE(others, 1) << "the session's watchdog thread";
 }

@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
+#include <initializer_list>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -26,6 +28,22 @@ namespace {
 using namespace std::chrono_literals;
 
 advlock::mode mode_of(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
+
+// The wait's helper thread takes no signal: Python runs signal handlers on
+// the main thread only, and a Ctrl-C the kernel delivered to the helper would
+// not wake the main thread from a blocking lock acquire (threading.Event.wait)
+// once the wait is over: it would wait forever. (advlock's own watchdog
+// threads block them too.)
+template <typename Body>
+std::thread thread_without_signals(Body body) {
+    sigset_t asynchronous, before;
+    sigfillset(&asynchronous);
+    for (const int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT}) sigdelset(&asynchronous, fault);
+    pthread_sigmask(SIG_BLOCK, &asynchronous, &before);
+    std::thread thread(std::move(body));
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    return thread;
+}
 
 // Runs a call without the GIL, unless the interpreter is shutting down (then
 // no other Python thread can need it, and releasing it is not allowed).
@@ -249,7 +267,7 @@ private:
     static std::optional<advlock::lock> wait_interruptibly(advlock::session &session, const advlock::key &key,
                                                            std::int64_t timeout_ms, advlock::mode mode) {
         auto state = std::make_shared<wait_state>();
-        std::thread waiter([state, &session, key, timeout_ms, mode] {
+        std::thread waiter = thread_without_signals([state, &session, key, timeout_ms, mode] {
             std::optional<advlock::lock> lock;
             std::exception_ptr error;
             try {
