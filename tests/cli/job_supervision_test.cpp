@@ -30,8 +30,11 @@ std::string job_name() {
     return std::string("cli.job.") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
 }
 
+// The test's own lock name and application name: other tests running at the
+// same time look for sessions by application name.
 std::vector<std::string> advlock_run(const std::vector<std::string> &options, const std::vector<std::string> &job) {
-    std::vector<std::string> argv = {kAdvlock, "run", "--db", postgres_url(), "--name", job_name()};
+    std::vector<std::string> argv = {kAdvlock, "run", "--db", postgres_url(), "--name", job_name(),
+                                     "--application-name", job_name()};
     argv.insert(argv.end(), options.begin(), options.end());
     argv.push_back("--");
     argv.insert(argv.end(), job.begin(), job.end());
@@ -76,7 +79,7 @@ TEST(JobSupervision, ALostLockStopsTheGrandchildrenOfAWrapperWithoutExec) {
         "sh -c 'trap \"\" TERM; echo stubborn $$; while :; do sleep 1; done' & "
         "setsid sh -c 'echo escaped $$; while :; do sleep 1; done' & "
         "wait; echo wrapper-done";
-    ChildProcess run(advlock_run({"--kill-grace", "200ms", "--application-name", "job-wrapper"}, {"bash", "-c", wrapper}),
+    ChildProcess run(advlock_run({"--kill-grace", "200ms"}, {"bash", "-c", wrapper}),
                      true);
     pid_t stubborn = 0, escaped = 0;
     for (int i = 0; i < 2; ++i) {
@@ -85,7 +88,7 @@ TEST(JobSupervision, ALostLockStopsTheGrandchildrenOfAWrapperWithoutExec) {
     }
     ASSERT_GT(stubborn, 0);
     ASSERT_GT(escaped, 0);
-    terminate_lock_session("job-wrapper");
+    terminate_lock_session(job_name());
     const std::string output = run.read_all();
     EXPECT_EQ(run.wait(), 75) << output;
     EXPECT_NE(output.find("stopping bash and everything it started"), std::string::npos) << output;
@@ -142,13 +145,13 @@ TEST(JobSupervision, ABrokenStderrDoesNotKillAdvlockBeforeTheJobIsStopped) {
     int broken[2];
     ASSERT_EQ(pipe(broken), 0);
     close(broken[0]);  // advlock's stderr leads nowhere: writing to it raises SIGPIPE
-    ChildProcess run(advlock_run({"--application-name", "job-broken-stderr"},
+    ChildProcess run(advlock_run({},
                                  {"sh", "-c", "grep SigIgn /proc/self/status; echo $$; while :; do sleep 1; done"}),
                      /*merge_stderr=*/false, /*stderr_fd=*/broken[1]);
     close(broken[1]);
     EXPECT_FALSE(ignores(ignored_mask(run.read_line()), SIGPIPE)) << "the job gets SIGPIPE's default back";
     const pid_t job = std::stoi(run.read_line());
-    terminate_lock_session("job-broken-stderr");
+    terminate_lock_session(job_name());
     EXPECT_EQ(run.wait(), 75) << "not 128 + SIGPIPE: advlock outlived its broken stderr";
     EXPECT_TRUE(process_gone(job));
 }
@@ -186,18 +189,23 @@ TEST(JobSupervision, ASignalDuringAWaitCancelsItOnTheServer) {
     Lock held = take(holder, key);
     const std::string marker = ::testing::TempDir() + "advlock_wait_cancel_marker";
     std::remove(marker.c_str());
-    ChildProcess waiting(advlock_run({"--wait", "1h", "--application-name", "job-waiter"}, {"touch", marker}), true);
+    ChildProcess waiting(advlock_run({"--wait", "1h"}, {"touch", marker}), true);
     Psql psql;
-    const std::string waiters = std::string("SELECT count(*) FROM ") + kJobAdvisoryLocks +
-                                " AND NOT granted AND pid IN (SELECT pid FROM pg_stat_activity WHERE "
-                                "application_name = 'job-waiter')";
-    while (psql.value(waiters) == "0") {
+    std::string waiter;  // the server pid of advlock's waiting session
+    while (waiter.empty()) {
+        const auto rows = psql.query(std::string("SELECT pid FROM ") + kJobAdvisoryLocks +
+                                     " AND NOT granted AND pid IN (SELECT pid FROM pg_stat_activity WHERE "
+                                     "application_name = $1)",
+                                     {job_name()});
+        if (!rows.empty()) waiter = rows[0][0];
     }
     waiting.kill(SIGTERM);
     const std::string output = waiting.read_all();
     EXPECT_EQ(waiting.wait(), 128 + SIGTERM) << output;
     EXPECT_NE(output.find("SIGTERM while waiting for the lock"), std::string::npos) << output;
     // Deterministic: advlock exits only after the server has cancelled the wait.
-    EXPECT_EQ(psql.value(std::string("SELECT count(*) FROM ") + kJobAdvisoryLocks + " AND NOT granted"), "0");
+    EXPECT_EQ(psql.value(std::string("SELECT count(*) FROM ") + kJobAdvisoryLocks + " AND NOT granted AND pid = $1::int",
+                         {waiter}),
+              "0");
     EXPECT_NE(access(marker.c_str(), F_OK), 0) << "the command never ran";
 }
