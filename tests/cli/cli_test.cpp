@@ -306,6 +306,30 @@ TEST(CliLocal, AlsoLocalTakesTheHostLockFirst) {
     EXPECT_EQ(advlock_cli({"run", "--db", "local", "--also-local", "--name", "x", "--", "true"}).code, 64);
 }
 
+TEST(CliLocal, AlsoLocalTakesTheHostLockInTheDirectoryGiven) {
+    char pattern[] = "/tmp/advlock-cli-also-local.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    const std::string local = std::string("local:") + pattern + "/locks";
+    ChildProcess first({kAdvlock, "run", "--db", postgres_url(), "--also-local", "--local-url", local, "--name",
+                        job_name(), "--application-name", job_name(), "--", "sh", "-c",
+                        "echo started; while :; do sleep 0.05; done"},
+                       true);
+    EXPECT_EQ(first.read_line(), "started");
+    struct stat info {};
+    EXPECT_EQ(stat((std::string(pattern) + "/locks").c_str(), &info), 0) << "the host lock is in that directory";
+    const Outcome second = advlock_cli(
+        {"run", "--db", postgres_url(), "--also-local", "--local-url", local, "--name", job_name(), "--", "true"});
+    EXPECT_EQ(second.code, 3) << second.output;
+    EXPECT_NE(second.output.find("on this host"), std::string::npos) << second.output;
+    first.kill(SIGTERM);
+    EXPECT_EQ(first.wait(), 128 + SIGTERM);
+    const Outcome bad = advlock_cli({"run", "--db", postgres_url(), "--also-local", "--local-url",
+                                     "postgresql://elsewhere/db", "--name", job_name(), "--", "true"});
+    EXPECT_EQ(bad.code, 64) << bad.output;
+    EXPECT_NE(bad.output.find("local:/DIR?group=NAME"), std::string::npos) << bad.output;
+    std::system((std::string("rm -rf ") + pattern).c_str());
+}
+
 TEST(CliRun, WaitingShowsALiveLineOnATerminalOnly) {
     Session holder = open_session("cli-live-holder");
     advlock_key key;
