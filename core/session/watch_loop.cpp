@@ -71,6 +71,7 @@ void WatchdogThread::start(std::function<void()> body) {
         throw;
     }
     pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    pthread_setname_np(thread_.native_handle(), kWatchdogThreadName);  // what ps, top and gdb show
 }
 
 void WatchdogThread::stop() noexcept {

@@ -49,6 +49,9 @@ struct WatchHooks {
     std::function<void()> heartbeat;    // a heartbeat is due
 };
 
+// The name a watchdog thread has (ps -L, top -H, gdb).
+constexpr const char *kWatchdogThreadName = "advlock-watch";
+
 // A session's watchdog thread with its signals.
 class WatchdogThread {
 public:
