@@ -14,7 +14,7 @@ namespace {
 constexpr int kSignals = 65;  // 1..64: the kernel's signal numbers on Linux
 bool ignored_at_start[kSignals] = {};
 sigset_t mask_at_start;
-std::set<int> *descriptors_at_start = nullptr;
+std::set<int> descriptors_at_start;
 
 std::set<int> open_descriptors() {
     std::set<int> found;
@@ -37,14 +37,14 @@ void capture_inherited_state() {
         ignored_at_start[signal] = ::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
     }
     ::sigprocmask(SIG_SETMASK, nullptr, &mask_at_start);
-    descriptors_at_start = new std::set<int>(open_descriptors());  // lives as long as the process
+    descriptors_at_start = open_descriptors();
 }
 
 bool inherited_ignored(int signal) { return signal > 0 && signal < kSignals && ignored_at_start[signal]; }
 
 void close_own_descriptors_on_exec() {
     for (const int fd : open_descriptors()) {
-        if (fd <= STDERR_FILENO || (descriptors_at_start && descriptors_at_start->count(fd))) continue;
+        if (fd <= STDERR_FILENO || descriptors_at_start.count(fd)) continue;
         const int flags = ::fcntl(fd, F_GETFD);
         if (flags >= 0 && !(flags & FD_CLOEXEC)) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
     }

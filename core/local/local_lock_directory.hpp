@@ -31,7 +31,6 @@ public:
 
     int fd() const { return fd_; }
     const std::string &path() const { return url_.directory; }
-    const LocalUrl &url() const { return url_; }
     // The mode new lock files get: readable by everyone who may use the
     // directory (flock needs only a read-only descriptor), writable by no one.
     mode_t file_mode() const { return url_.group ? 0640 : 0644; }

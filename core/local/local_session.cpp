@@ -148,7 +148,7 @@ bool LocalSession::attempt_locked(const Key &key, LockMode mode) {
         if (lock_file_problem(*directory_, name, file).empty()) {
             if (held_.empty()) {
                 held_since_ = std::chrono::steady_clock::now();
-                watchdog_.signals().stop_waiting();  // it looks more often while it has no inotify yet
+                watchdog_.signals().wake();  // it looks more often while it has no inotify yet
             }
             held_.emplace(key, Held{file, mode, 1});
             return true;

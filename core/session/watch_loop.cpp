@@ -36,10 +36,10 @@ bool WatchSignals::open() {
 
 void WatchSignals::stop() noexcept {
     stopping.store(true);
-    stop_waiting();
+    wake();
 }
 
-void WatchSignals::stop_waiting() noexcept {
+void WatchSignals::wake() noexcept {
     if (wake_fd >= 0) {
         const std::uint64_t one = 1;
         [[maybe_unused]] const ssize_t written = ::write(wake_fd, &one, sizeof one);

@@ -36,7 +36,7 @@ struct WatchSignals {
     // Wakes the loop for good; safe to call twice.
     void stop() noexcept;
     // Wakes the loop to look again (not to stop).
-    void stop_waiting() noexcept;
+    void wake() noexcept;
     void close() noexcept;
     static std::int64_t now_ns();
 };
