@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "advlock.h"
 #include "support/child_process.hpp"
 #include "support/process_state.hpp"
 #include "support/temp_directory.hpp"
@@ -30,8 +31,16 @@ const std::string kAdvlock = ADVLOCK_CLI;
 constexpr uid_t kNobody = 65534;
 constexpr uid_t kAlice = 4242;  // a second unprivileged user: uids need no passwd entry
 constexpr gid_t kBatchGroup = 4300;
-constexpr const char *kKey = "-7772651387711211452";  // advlock key job
-const std::string kLockFile = std::string("/run/lock/advlock/") + kKey + ".lock";
+
+// The file `advlock run --db local --name job` locks: "<key text>.lock".
+std::string job_lock_file() {
+    advlock_key key;
+    EXPECT_EQ(advlock_key_from_name(&key, "job", ADVLOCK_NUL_TERMINATED), ADVLOCK_OK);
+    char text[ADVLOCK_KEY_TEXT_SIZE];
+    EXPECT_EQ(advlock_key_format(text, sizeof text, &key), ADVLOCK_OK);
+    return std::string("/run/lock/advlock/") + text + ".lock";
+}
+const std::string kLockFile = job_lock_file();
 
 struct Outcome {
     int code;
