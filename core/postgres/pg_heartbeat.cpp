@@ -7,18 +7,20 @@ namespace advlock::core {
 
 namespace {
 
-const std::string kSentinel = "(" + std::to_string(kSentinelCategory) + ", pg_backend_pid())";
+const std::string kSentinel = "(" + std::to_string(kSentinelCategory) + ", pg_catalog.pg_backend_pid())";
 
 }  // namespace
 
 std::string take_sentinel_sql() {
-    return ", pg_advisory_lock" + kSentinel + ", pg_advisory_lock" + kSentinel;
+    return ", pg_catalog.pg_try_advisory_lock" + kSentinel + ", pg_catalog.pg_try_advisory_lock" + kSentinel;
 }
 
-std::string heartbeat_sql() {
-    return "SELECT pg_backend_pid(), pg_postmaster_start_time()::text, "
-           "CASE WHEN pg_advisory_unlock" + kSentinel + " THEN pg_try_advisory_lock" + kSentinel +
-           " ELSE false END";
+std::string heartbeat_sql(bool has_sentinel) {
+    const std::string select =
+        "SELECT pg_catalog.pg_backend_pid(), pg_catalog.pg_postmaster_start_time()::pg_catalog.text, ";
+    if (!has_sentinel) return select + "true";
+    return select + "CASE WHEN pg_catalog.pg_advisory_unlock" + kSentinel + " THEN pg_catalog.pg_try_advisory_lock" +
+           kSentinel + " ELSE false END";
 }
 
 std::optional<std::string> heartbeat_problem(const PGresult *result, const ServerIdentity &expected) {

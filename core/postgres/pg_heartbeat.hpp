@@ -7,7 +7,9 @@
 //    session behind advlock's back (DISCARD ALL, pg_advisory_unlock_all).
 //
 // The sentinel is a pair key in a category reserved for advlock,
-// (kSentinelCategory, backend pid), taken twice at connect. The heartbeat
+// (kSentinelCategory, backend pid), taken twice at connect with
+// pg_try_advisory_lock, so it needs no right beyond the try and unlock that
+// every lock session uses (and cannot wait on a squatter). The heartbeat
 // releases one hold and takes it again, so the lock itself is never free.
 #pragma once
 
@@ -27,6 +29,9 @@ constexpr std::int32_t kSentinelCategory = 0x61646c6b;
 struct ServerIdentity {
     int backend_pid = 0;
     std::string postmaster_start;  // pg_postmaster_start_time() as text
+    // Why this role may not lock (EXECUTE revoked), when it may not: the
+    // session then holds no sentinel and only looks (holders).
+    std::string lock_rights_missing;
 };
 
 constexpr const char *kHeartbeatStatement = "advlock_heartbeat";
@@ -34,8 +39,9 @@ constexpr const char *kHeartbeatStatement = "advlock_heartbeat";
 // Select-list items that take the sentinel twice (appended to the connect check).
 std::string take_sentinel_sql();
 
-// The heartbeat query: pid, postmaster start, sentinel still held.
-std::string heartbeat_sql();
+// The heartbeat query: pid, postmaster start, sentinel still held (always true
+// for a session without one, which cannot hold locks either).
+std::string heartbeat_sql(bool has_sentinel);
 
 // Nothing when the heartbeat's row shows the session intact; else why it is not.
 std::optional<std::string> heartbeat_problem(const PGresult *result, const ServerIdentity &expected);

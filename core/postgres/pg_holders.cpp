@@ -20,13 +20,13 @@ std::string holders_sql(int server_version, bool filtered) {
                                  : "NULL::bigint";
     std::string sql =
         "SELECT l.classid::bigint, l.objid::bigint, l.objsubid, l.mode, l.granted, l.pid, "
-        "a.usename, a.application_name, host(a.client_addr), a.client_hostname, "
+        "a.usename, a.application_name, pg_catalog.host(a.client_addr), a.client_hostname, "
         "(extract(epoch FROM a.backend_start) * 1000000)::bigint, ";
     sql += wait_start;
     sql += ", a.pid IS NOT NULL AND a.backend_start IS NULL "
-           "FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid "
+           "FROM pg_catalog.pg_locks l LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid "
            "WHERE l.locktype = 'advisory' "
-           "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+           "AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())";
     if (filtered) sql += " AND l.classid = $1::bigint AND l.objid = $2::bigint AND l.objsubid = $3::int";
     sql += " ORDER BY l.classid, l.objid, l.objsubid, l.granted DESC, l.pid";
     return sql;

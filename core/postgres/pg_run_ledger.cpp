@@ -10,7 +10,9 @@ namespace advlock::core {
 
 namespace {
 
-constexpr const char *kTable = "advlock_run_ledger";
+// Schema-qualified, so no search_path (a role's, or one a hostile schema
+// comes first in) decides which table says a period's run is done.
+constexpr const char *kTable = "public.advlock_run_ledger";
 
 PgResult run(PGconn *conn, const char *sql, const std::vector<const char *> &values, const std::string &doing,
              const std::vector<std::string> &secrets) {
@@ -34,11 +36,11 @@ std::string ledger_ddl() {
                        "CREATE TABLE IF NOT EXISTS ") +
            kTable +
            " (\n"
-           "    job          text        NOT NULL,  -- the lock name (or key) of the job\n"
-           "    period       text        NOT NULL,  -- hour, day, week or month\n"
-           "    period_start timestamptz NOT NULL,  -- date_trunc(period, now()) in the session's TimeZone\n"
-           "    completed_at timestamptz NOT NULL DEFAULT now(),\n"
-           "    host         text,\n"
+           "    job          pg_catalog.text        NOT NULL,  -- the lock name (or key) of the job\n"
+           "    period       pg_catalog.text        NOT NULL,  -- hour, day, week or month\n"
+           "    period_start pg_catalog.timestamptz NOT NULL,  -- date_trunc(period, now()) in the session's TimeZone\n"
+           "    completed_at pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now(),\n"
+           "    host         pg_catalog.text,\n"
            "    PRIMARY KEY (job, period, period_start)\n"
            ");\n";
 }
@@ -54,8 +56,8 @@ long long ledger_completed(PGconn *conn, const std::string &job, const std::stri
     validate_period(period);
     const PgResult result =
         run(conn,
-            "SELECT (extract(epoch FROM completed_at) * 1000000)::bigint FROM advlock_run_ledger "
-            "WHERE job = $1 AND period = $2 AND period_start = date_trunc($2, now())",
+            "SELECT (extract(epoch FROM completed_at) * 1000000)::bigint FROM public.advlock_run_ledger "
+            "WHERE job = $1 AND period = $2 AND period_start = pg_catalog.date_trunc($2, pg_catalog.now())",
             {job.c_str(), period.c_str()}, "once-per " + period, secrets);
     return PQntuples(result.get()) ? std::atoll(PQgetvalue(result.get(), 0, 0)) : 0;
 }
@@ -64,8 +66,8 @@ void ledger_record(PGconn *conn, const std::string &job, const std::string &peri
                    const std::vector<std::string> &secrets) {
     validate_period(period);
     run(conn,
-        "INSERT INTO advlock_run_ledger (job, period, period_start, host) "
-        "VALUES ($1, $2, date_trunc($2, now()), $3) ON CONFLICT DO NOTHING",
+        "INSERT INTO public.advlock_run_ledger (job, period, period_start, host) "
+        "VALUES ($1, $2, pg_catalog.date_trunc($2, pg_catalog.now()), $3) ON CONFLICT DO NOTHING",
         {job.c_str(), period.c_str(), host.c_str()}, "once-per " + period, secrets);
 }
 

@@ -112,6 +112,14 @@ void PgSession::require_usable(const char *doing, const Key *key) const {
     if (loss_.lost()) loss_.throw_lost(what());
 }
 
+void PgSession::require_lock_rights(const char *doing, const Key &key) const {
+    require_usable(doing, &key);
+    if (!identity_.lock_rights_missing.empty()) {
+        throw PermissionDenied(std::string(doing) + " " + format_key(key) + ": " + identity_.lock_rights_missing,
+                               "42501");
+    }
+}
+
 void PgSession::check() const { require_usable("check", nullptr); }
 
 void PgSession::fail(const PGresult *result, const std::string &doing) {
@@ -131,7 +139,7 @@ void PgSession::fail(const PGresult *result, const std::string &doing) {
 bool PgSession::try_lock(const LockTarget &target, LockMode mode) {
     const Key &key = target.key();
     Call scope(*this);
-    require_usable("try_lock", &key);
+    require_lock_rights("try_lock", key);
     return try_lock_locked(key, mode);
 }
 
@@ -162,7 +170,7 @@ void PgSession::unlock(const LockTarget &target, LockMode mode) {
 bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms) {
     const Key &key = target.key();
     Call scope(*this);
-    require_usable("lock", &key);
+    require_lock_rights("lock", key);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
         cancel_requested_ = false;

@@ -79,6 +79,8 @@ private:
     // Runs one prepared boolean lock function. Caller holds mutex_.
     bool call(LockFunction function, const Key &key, LockMode mode);
     [[noreturn]] void fail(const PGresult *result, const std::string &doing);
+    // PermissionDenied as well when the role may not lock (see ServerIdentity).
+    void require_lock_rights(const char *doing, const Key &key) const;
     void require_usable(const char *doing, const Key *key) const;
     int count_locked(const Key &key, LockMode mode) const;
 

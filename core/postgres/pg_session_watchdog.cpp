@@ -31,7 +31,7 @@ void PgSession::start_watchdog() {
     PGconn *conn = connection_.get();
     PQsetNoticeReceiver(conn, &PgSession::on_notice, this);
     PgResult prepared(
-        PQprepare(conn, kHeartbeatStatement, heartbeat_sql().c_str(), 0, nullptr));
+        PQprepare(conn, kHeartbeatStatement, heartbeat_sql(identity_.lock_rights_missing.empty()).c_str(), 0, nullptr));
     if (!prepared || PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) {
         throw ConnectError(redact("cannot prepare the session's heartbeat: " +
                                       trimmed_message(PQresultErrorMessage(prepared.get())),

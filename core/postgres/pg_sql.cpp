@@ -3,13 +3,13 @@
 namespace advlock::core {
 
 std::string function_name(LockFunction function, LockMode mode) {
-    std::string name;
+    std::string name = "pg_catalog.";
     switch (function) {
-        case LockFunction::TryLock: name = "pg_try_advisory_lock"; break;
-        case LockFunction::Lock: name = "pg_advisory_lock"; break;
-        case LockFunction::Unlock: name = "pg_advisory_unlock"; break;
-        case LockFunction::TryXactLock: name = "pg_try_advisory_xact_lock"; break;
-        case LockFunction::XactLock: name = "pg_advisory_xact_lock"; break;
+        case LockFunction::TryLock: name += "pg_try_advisory_lock"; break;
+        case LockFunction::Lock: name += "pg_advisory_lock"; break;
+        case LockFunction::Unlock: name += "pg_advisory_unlock"; break;
+        case LockFunction::TryXactLock: name += "pg_try_advisory_xact_lock"; break;
+        case LockFunction::XactLock: name += "pg_advisory_xact_lock"; break;
     }
     if (mode == LockMode::Shared) name += "_shared";
     return name;
@@ -22,7 +22,7 @@ std::string sql_with_literals(LockFunction function, LockMode mode, const Key &k
 }
 
 std::string sql_with_parameters(LockFunction function, LockMode mode, Key::Space space) {
-    const char *arguments = space == Key::Space::Pair ? "$1::int4, $2::int4" : "$1::int8";
+    const char *arguments = space == Key::Space::Pair ? "$1::integer, $2::integer" : "$1::bigint";
     return "SELECT " + function_name(function, mode) + "(" + arguments + ")";
 }
 
@@ -30,8 +30,9 @@ std::string name_key_sql(const std::string &name) {
     std::string literal = "'";
     for (const char c : name) literal += c == '\'' ? std::string("''") : std::string(1, c);
     literal += "'";
-    return "('x' || left(encode(sha256(convert_to('advlock:' || " + literal +
-           ", 'UTF8')), 'hex'), 16))::bit(64)::bigint";
+    return "('x' OPERATOR(pg_catalog.||) pg_catalog.left(pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to("
+           "'advlock:' OPERATOR(pg_catalog.||) " +
+           literal + ", 'UTF8')), 'hex'), 16))::bit(64)::bigint";
 }
 
 std::vector<std::string> advisory_function_signatures() {

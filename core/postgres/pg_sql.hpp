@@ -23,10 +23,11 @@ constexpr int kLockFunctionCount = 5;
 // "pg_try_advisory_lock_shared" and so on.
 std::string function_name(LockFunction function, LockMode mode);
 
-// "SELECT pg_try_advisory_lock(100, 1)": the key written as literals, for any driver.
+// "SELECT pg_catalog.pg_try_advisory_lock(100, 1)": the key written as literals,
+// schema-qualified so no search_path can change what runs; for any driver.
 std::string sql_with_literals(LockFunction function, LockMode mode, const Key &key);
 
-// "SELECT pg_try_advisory_lock($1::int4, $2::int4)": for prepared statements.
+// "SELECT pg_catalog.pg_try_advisory_lock($1::integer, $2::integer)": for prepared statements.
 std::string sql_with_parameters(LockFunction function, LockMode mode, Key::Space space);
 
 // The psql expression that computes the advlock key of name (DESIGN.md §3),

@@ -73,7 +73,7 @@ bool xact_lock(PGconn *conn, const Key &key, LockMode mode, long long timeout_ms
     const std::string doing = describe("xact_lock", key, mode);
     require_transaction(conn, doing);
 
-    const PgResult saved = run(conn, "SAVEPOINT advlock_wait; SELECT current_setting('lock_timeout')", doing);
+    const PgResult saved = run(conn, "SAVEPOINT advlock_wait; SELECT pg_catalog.current_setting('lock_timeout')", doing);
     const std::string saved_timeout = saved ? PQgetvalue(saved.get(), 0, 0) : "0";
     const std::string timeout = timeout_ms < 0 ? "0" : std::to_string(timeout_ms) + "ms";
 
@@ -91,7 +91,7 @@ bool xact_lock(PGconn *conn, const Key &key, LockMode mode, long long timeout_ms
     if (!error) {
         // The lock now belongs to the caller's transaction; put lock_timeout back.
         char *literal = PQescapeLiteral(conn, saved_timeout.c_str(), saved_timeout.size());
-        const std::string restore = "RELEASE SAVEPOINT advlock_wait; SELECT set_config('lock_timeout', " +
+        const std::string restore = "RELEASE SAVEPOINT advlock_wait; SELECT pg_catalog.set_config('lock_timeout', " +
                                     std::string(literal ? literal : "'0'") + ", true)";
         PQfreemem(literal);
         run(conn, restore, doing);

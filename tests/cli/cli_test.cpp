@@ -440,6 +440,25 @@ TEST(CliRun, RoleWithoutTheRightExits77) {
     EXPECT_NE(refused.output.find("grant EXECUTE"), std::string::npos) << refused.output;
 }
 
+TEST(CliRun, RevokedFromPublicIsExit77AndStatusStillWorks) {
+    ScriptedServer server("pg-start.sh", "pg-stop.sh");
+    const Outcome revoke = advlock_cli({"sql", "revoke", "--role", "PUBLIC"});
+    const Outcome grant = advlock_cli({"sql", "grant", "--role", "batch"});
+    ASSERT_EQ(revoke.code, 0);
+    ASSERT_EQ(grant.code, 0);
+    Psql admin(server.url());
+    admin.script("CREATE ROLE batch LOGIN PASSWORD 'batch-pw'; CREATE ROLE other LOGIN PASSWORD 'other-pw';" +
+                 revoke.output + grant.output);
+    const std::string other = with_credentials(server.url(), "other", "other-pw");
+    const Outcome refused = advlock_cli({"run", "--db", other, "--name", job_name(), "--", "true"});
+    EXPECT_EQ(refused.code, 77) << refused.output;
+    EXPECT_NE(refused.output.find("advlock sql grant --role other"), std::string::npos) << refused.output;
+    const Outcome looked = advlock_cli({"status", "--db", other, "--name", job_name()});
+    EXPECT_EQ(looked.code, 0) << "status reads pg_locks; it needs no lock rights: " << looked.output;
+    const std::string batch = with_credentials(server.url(), "batch", "batch-pw");
+    EXPECT_EQ(advlock_cli({"run", "--db", batch, "--name", job_name(), "--", "true"}).code, 0);
+}
+
 TEST(CliRun, CommandThatIsNotExecutableExits126) {
     const std::string script = write_file("advlock_not_executable.sh", "#!/bin/sh\necho hi\n");
     chmod(script.c_str(), 0644);

@@ -77,6 +77,25 @@ INSTANTIATE_TEST_SUITE_P(Statements, LockConnectionMisuse,
                              return std::string(param.param).find("DISCARD") == 0 ? "DiscardAll" : "UnlockAll";
                          });
 
+TEST(LockConnectionMisuse, IdleSessionTimeoutSetOnTheLockConnectionIsNoticed) {
+    auto session = PgSession::open(advlock::test::postgres_url(), options());
+    std::mutex mutex;
+    std::condition_variable fired;
+    std::string why;
+    session->set_lost_callback([&](const std::string &message, const std::string &) {
+        std::lock_guard<std::mutex> guard(mutex);
+        why = message;
+        fired.notify_all();
+    });
+    ASSERT_TRUE(session->try_lock(advlock_key_for_name("misuse.idle_session_timeout"), LockMode::Exclusive));
+    // The server ends the session after 300 ms idle; the heartbeat (2 s) is slower.
+    session->run_sql_for_tests("SET idle_session_timeout = 300");
+    std::unique_lock<std::mutex> lock(mutex);
+    fired.wait(lock, [&] { return !why.empty(); });
+    EXPECT_NE(why.find("57P05"), std::string::npos) << why;
+    EXPECT_THROW(session->check(), LockLost);
+}
+
 TEST(LockConnectionMisuse, DiscardAllMakesTheNextLockCallLost) {
     auto session = PgSession::open(advlock::test::postgres_url(), options());
     const Key key = advlock_key_for_name("misuse.discard.next_call");

@@ -30,23 +30,27 @@ TEST(SessionSettings, ServerSideKeepalivesAndChecksAreSet) {
     EXPECT_EQ(show(conn, "tcp_keepalives_count"), pg_timeouts::kServerKeepalivesCount);
     EXPECT_EQ(show(conn, "tcp_user_timeout"), pg_timeouts::kServerTcpUserTimeoutMs);
     EXPECT_EQ(show(conn, "client_connection_check_interval"), "5s");
+    // Nothing that would end an idle lock session or cut a wait short.
+    for (const char *off : {"statement_timeout", "lock_timeout", "idle_session_timeout",
+                            "idle_in_transaction_session_timeout"}) {
+        EXPECT_EQ(show(conn, off), "0") << off;
+    }
+    EXPECT_EQ(show(conn, "search_path"), "pg_catalog, pg_temp");
     EXPECT_EQ(connection.backend_pid(), PQbackendPID(conn));
 }
 
-TEST(SessionSettings, ClientKeepalivesAndTargetAreTheDefaults) {
+TEST(SessionSettings, ClientKeepalivesAreTheDefaults) {
     PgConnection connection = PgConnection::open(advlock::test::postgres_url(), {});
     std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> info(PQconninfo(connection.get()), &PQconninfoFree);
-    std::string keepalives_idle, user_timeout, target;
+    std::string keepalives_idle, user_timeout;
     for (PQconninfoOption *o = info.get(); o->keyword; ++o) {
         const std::string keyword = o->keyword;
         const std::string value = o->val ? o->val : "";
         if (keyword == "keepalives_idle") keepalives_idle = value;
         if (keyword == "tcp_user_timeout") user_timeout = value;
-        if (keyword == "target_session_attrs") target = value;
     }
     EXPECT_EQ(keepalives_idle, pg_timeouts::kClientKeepalivesIdle);
     EXPECT_EQ(user_timeout, pg_timeouts::kClientTcpUserTimeoutMs);
-    EXPECT_EQ(target, "read-write");
 }
 
 TEST(SessionSettings, TheUrlWinsOverDefaults) {

@@ -117,7 +117,7 @@ TEST(XactLocks, SqlTextRunsOnTheServerForEveryKindAndKey) {
     }
     const advlock_key key = advlock_key_pair(100, 1);
     ASSERT_EQ(advlock_sql(sql, sizeof sql, ADVLOCK_SQL_TRY_XACT_LOCK, &key, ADVLOCK_SHARED), ADVLOCK_OK);
-    EXPECT_STREQ(sql, "SELECT pg_try_advisory_xact_lock_shared(100, 1)");
+    EXPECT_STREQ(sql, "SELECT pg_catalog.pg_try_advisory_xact_lock_shared(100, 1)");
 }
 
 TEST(XactLocks, SqlResultsMeanWhatTheySay) {

@@ -119,7 +119,7 @@ def test_registry_errors_name_file_and_line(tmp_path):
 
 
 def test_sql_for_other_drivers():
-    assert advlock.sql("try_xact_lock", advlock.Key(100, 1)) == "SELECT pg_try_advisory_xact_lock(100, 1)"
+    assert advlock.sql("try_xact_lock", advlock.Key(100, 1)) == "SELECT pg_catalog.pg_try_advisory_xact_lock(100, 1)"
     assert "sha256" in advlock.name_key_sql("daily_sales")
     with pytest.raises(advlock.InvalidArgument, match="known:"):
         advlock.sql("grab", advlock.Key(1))
