@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "error.hpp"
+#include "postgres/pg_connect_once.hpp"
 #include "postgres/pg_target_checks.hpp"
 #include "postgres/pg_timeouts.hpp"
 #include "text/message_text.hpp"
@@ -36,32 +37,22 @@ const Default kDefaults[] = {
 // the job's stderr: libpq's default receiver would print them.
 void ignore_notice(void *, const PGresult *) {}
 
-struct Keywords {
-    std::vector<const char *> keywords, values;
-    void add(const char *keyword, const char *value) {
-        keywords.push_back(keyword);
-        values.push_back(value);
-    }
-};
-
-// read_write: add target_session_attrs=read-write as a default, so a URL that
-// lists several hosts lands on the writable one.
-PGconn *connect(const std::string &url, const PgConnectOptions &options, const char *target_session_attrs,
-                bool target_overrides_url) {
-    Keywords k;
+// The parameters of the one connection attempt. target_session_attrs=read-write
+// only when several hosts are listed, so libpq lands on the writable one; a
+// single host is checked after connecting instead, and a standby or read-only
+// server is then named as such (check_target_and_configure).
+std::vector<std::pair<std::string, std::string>> parameters(const std::string &url, const PgConnectOptions &options) {
+    std::vector<std::pair<std::string, std::string>> p;
     for (const Default &d : kDefaults) {
         if (d.environment_variable && std::getenv(d.environment_variable)) continue;
-        k.add(d.keyword, d.value);
+        p.emplace_back(d.keyword, d.value);
     }
-    const bool target_from_environment = std::getenv("PGTARGETSESSIONATTRS") != nullptr;
-    if (target_session_attrs && !target_overrides_url && !target_from_environment) {
-        k.add("target_session_attrs", target_session_attrs);
+    if (!options.allow_standby && !std::getenv("PGTARGETSESSIONATTRS") && listed_hosts(url).size() > 1) {
+        p.emplace_back("target_session_attrs", "read-write");
     }
-    k.add("dbname", url.c_str());  // expanded: a URL or conninfo here sets everything it names
-    if (target_session_attrs && target_overrides_url) k.add("target_session_attrs", target_session_attrs);
-    if (!options.application_name.empty()) k.add("application_name", options.application_name.c_str());
-    k.add(nullptr, nullptr);
-    return PQconnectdbParams(k.keywords.data(), k.values.data(), /*expand_dbname=*/1);
+    p.emplace_back("dbname", url);  // expanded: a URL or conninfo here sets everything it names
+    if (!options.application_name.empty()) p.emplace_back("application_name", options.application_name);
+    return p;
 }
 
 std::string describe(PGconn *conn) {
@@ -87,23 +78,17 @@ PgConnection PgConnection::open(const std::string &url, const PgConnectOptions &
     connection.secrets_ = secrets_in_conninfo(url);
     const auto &secrets = connection.secrets_;
 
-    const char *wanted_target = options.allow_standby ? nullptr : "read-write";
-    connection.conn_.reset(connect(url, options, wanted_target, false));
+    const ConnectAttempt attempt = connect_once(parameters(url, options), &ignore_notice);
+    connection.conn_.reset(attempt.conn);
+    if (!attempt.timed_out.empty()) {
+        throw ConnectError(redact("cannot connect to PostgreSQL: " + attempt.timed_out, secrets));
+    }
     if (!connection.conn_) throw ConnectError("cannot connect to PostgreSQL: out of memory in libpq");
-
     if (PQstatus(connection.conn_.get()) != CONNECTION_OK) {
         const std::string reason = trimmed_message(PQerrorMessage(connection.conn_.get()));
-        if (!wanted_target) throw ConnectError(redact("cannot connect to PostgreSQL: " + reason, secrets));
-        // libpq refuses read-only servers in its own (translated) words. To
-        // report a standby or a read-only server as such, look once more
-        // accepting any server; the checks below then name what is wrong.
-        connection.conn_.reset(connect(url, options, "any", true));
-        if (!connection.conn_ || PQstatus(connection.conn_.get()) != CONNECTION_OK) {
-            throw ConnectError(redact("cannot connect to PostgreSQL: " + reason, secrets));
-        }
+        throw ConnectError(redact("cannot connect to PostgreSQL: " + reason, secrets));
     }
     PGconn *conn = connection.conn_.get();
-    PQsetNoticeReceiver(conn, &ignore_notice, nullptr);
     connection.identity_ = check_target_and_configure(conn, options, describe(conn), secrets);
     connection.cancel_.reset(PQgetCancel(conn));
     return connection;

@@ -39,6 +39,29 @@ TEST(SessionSettings, ServerSideKeepalivesAndChecksAreSet) {
     EXPECT_EQ(connection.backend_pid(), PQbackendPID(conn));
 }
 
+std::string target_session_attrs(PGconn *conn) {
+    std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> info(PQconninfo(conn), &PQconninfoFree);
+    for (PQconninfoOption *o = info.get(); o->keyword; ++o) {
+        if (std::string(o->keyword) == "target_session_attrs") return o->val ? o->val : "";
+    }
+    return "<none>";
+}
+
+TEST(SessionSettings, OnlyAUrlWithSeveralHostsAsksLibpqForAWritableOne) {
+    // One host: connected to whatever answers, then checked (and a standby
+    // named as such); several: libpq skips the read-only ones.
+    const std::string url = advlock::test::postgres_url();
+    PgConnection single = PgConnection::open(url, {});
+    EXPECT_EQ(target_session_attrs(single.get()), "any");
+
+    const auto authority_start = url.find('@') + 1;
+    const auto authority_end = url.find('/', authority_start);
+    const std::string authority = url.substr(authority_start, authority_end - authority_start);
+    const std::string twice = url.substr(0, authority_start) + authority + "," + authority + url.substr(authority_end);
+    PgConnection several = PgConnection::open(twice, {});
+    EXPECT_EQ(target_session_attrs(several.get()), "read-write") << twice;
+}
+
 TEST(SessionSettings, ClientKeepalivesAreTheDefaults) {
     PgConnection connection = PgConnection::open(advlock::test::postgres_url(), {});
     std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> info(PQconninfo(connection.get()), &PQconninfoFree);
