@@ -392,15 +392,24 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
  * Open a session from a postgresql:// URL or a libpq conninfo string ("" uses
  * the PG* environment variables, .pgpass and service files as libpq does).
  * opts may be NULL for the defaults. The URL's own settings win over advlock's
- * defaults, which are: target_session_attrs=read-write (with several hosts
- * listed, the writable one is used), application_name "advlock", a 10 s
- * connect timeout, client TCP keepalives and tcp_user_timeout, and server-side
+ * defaults, which are: target_session_attrs=read-write when several hosts are
+ * listed (the writable one is used), application_name "advlock", a 10 s
+ * connect timeout per listed host (one attempt each; a wrong password is one
+ * failed login), client TCP keepalives and tcp_user_timeout, and server-side
  * keepalives, tcp_user_timeout and client_connection_check_interval so that the
- * server drops a vanished holder within seconds.
+ * server drops a vanished holder within seconds. The session turns off what a
+ * role or database setting could do to it: statement_timeout, lock_timeout,
+ * idle_session_timeout, idle_in_transaction_session_timeout,
+ * transaction_timeout are 0, search_path is pg_catalog (every name advlock
+ * sends is schema-qualified too), and a default_transaction_read_only set on
+ * the role or database is turned off. Notices the server sends, also while
+ * connecting, never reach stderr.
  *
  * Errors: ADVLOCK_ECONNECT (unreachable, authentication...), and unless opts
  * allow them ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER. Messages
- * never contain the password.
+ * never contain the password. A role whose EXECUTE on the advisory-lock
+ * functions was revoked still opens a session, to list holders; its lock calls
+ * are ADVLOCK_EPERMISSION (SQLSTATE 42501) with the GRANT that would allow them.
  *
  * "local", "local:/dir" or "file:/dir" open the host-local backend instead:
  * flock(2) on one file per key in a lock directory (default /run/lock/advlock,
