@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "postgres/pg_errors.hpp"
 #include "postgres/pg_result.hpp"
+#include "text/message_text.hpp"
 
 namespace advlock::core {
 
@@ -25,6 +26,11 @@ PgResult run(PGconn *conn, const char *sql, const std::vector<const char *> &val
         throw Unsupported(doing + ": the run ledger table " + kTable +
                               " does not exist in this database; create it once with: advlock sql ledger | psql URL",
                           sqlstate);
+    }
+    if (sqlstate && std::string(sqlstate) == "42501") {
+        throw PermissionDenied(doing + ": " + trimmed_message(PQresultErrorMessage(result.get())) + " (a DBA can "
+                                   "allow it: GRANT SELECT, INSERT ON " + kTable + " TO " + PQuser(conn) + ")",
+                               sqlstate);
     }
     throw_pg_error(conn, result.get(), doing, true, secrets);
 }

@@ -123,6 +123,12 @@ TEST_F(HostileRole, SearchPathCannotChooseTheRunLedger) {
     ASSERT_EQ(advlock_session_ledger_record(session.get(), "nightly", "day", "here"), ADVLOCK_OK)
         << advlock_error_last()->message;
     EXPECT_EQ(admin_.value("SELECT host FROM public.advlock_run_ledger WHERE job = 'nightly'"), "here");
+
+    admin_.script("REVOKE SELECT, INSERT ON public.advlock_run_ledger FROM batch");
+    EXPECT_EQ(advlock_session_ledger_completed(&completed, session.get(), "nightly", "day"), ADVLOCK_EPERMISSION);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("GRANT SELECT, INSERT ON public.advlock_run_ledger TO batch"),
+              std::string::npos)
+        << advlock_error_last()->message;
 }
 
 TEST_F(HostileRole, RoleSettingsNeitherEndNorCutTheSession) {
