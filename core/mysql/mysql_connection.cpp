@@ -77,11 +77,16 @@ MysqlConnection MysqlConnection::open(const MysqlUrl &url, const MysqlConnectOpt
     set_client_keepalives(connection.socket());
 
     const std::string doing = "opening a MySQL lock session at " + where(url);
-    connection.query("SET SESSION wait_timeout = " + std::to_string(mysql_timeouts::kServerDropsIdleClientS), doing);
+    // A global statement time limit (a DBA's guard against runaway queries)
+    // would cut a GET_LOCK wait short; the lock session sets its own limits.
+    const bool mariadb = std::string(mysql_get_server_info(connection.mysql_.get())).find("MariaDB") != std::string::npos;
+    connection.query("SET SESSION wait_timeout = " + std::to_string(mysql_timeouts::kServerDropsIdleClientS) +
+                         (mariadb ? ", max_statement_time = 0" : ", max_execution_time = 0"),
+                     doing);
     const std::vector<MysqlRow> identity = connection.query("SELECT CONNECTION_ID(), @@global.read_only, VERSION()", doing);
     connection.connection_id_ = std::stoul(identity.at(0).at(0).value_or("0"));
     const bool read_only = identity.at(0).at(1).value_or("0") != "0";
-    connection.is_mariadb_ = identity.at(0).at(2).value_or("").find("MariaDB") != std::string::npos;
+    connection.is_mariadb_ = mariadb;
 
     if (read_only && !options.allow_read_only) {
         throw ReadOnlyTarget("the MySQL server at " + where(url) +

@@ -33,6 +33,21 @@ TEST(MysqlTargets, AReadOnlyServerIsRefusedUnlessAllowed) {
     advlock_session_close(session);
 }
 
+TEST(MysqlTargets, AServerWideStatementTimeLimitDoesNotCutAWait) {
+    PrivateMariadb server;
+    Admin(server.state()).run("SET GLOBAL max_statement_time = 0.2");
+    Session holder = open_session(nullptr, server.url());
+    Session waiter = open_session(nullptr, server.url());
+    const advlock_key key = advlock_key_pair(7, 8);
+    Lock held = take(holder, key);
+    ASSERT_TRUE(held);
+    advlock_lock *lock = nullptr;
+    // 0.2 s would interrupt the GET_LOCK wait with an error; the wait is the caller's 1.5 s.
+    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), &key, ADVLOCK_EXCLUSIVE, 1500), ADVLOCK_NOT_ACQUIRED)
+        << advlock_error_last()->message;
+    advlock_lock_free(lock);
+}
+
 TEST(MysqlTargets, AGaleraNodeIsRefusedUnlessTheUrlAllowsIt) {
     PrivateMariadb server("--wsrep-on=ON --wsrep-provider=none");
     advlock_session *session = nullptr;
