@@ -153,7 +153,8 @@ TEST(CliRun, UnreachableServerExits69WithoutThePassword) {
 
 TEST(CliRun, AmbiguousPasswordsInUrlsExit64WithoutAPieceOfThem) {
     // Issue 17: each of these once printed a piece of the password.
-    for (const char *db : {"postgresql://u:TopSe/cret@127.0.0.1/db", "postgresql://u:TopSe@cret@127.0.0.1/db"}) {
+    for (const char *db : {"postgresql://u:TopSe/cret@127.0.0.1/db", "postgresql://u:TopSe@cret@127.0.0.1/db",
+                           "mysql://u:TopSe/cret@127.0.0.1/db"}) {
         const Outcome refused = advlock_cli({"run", "--db", db, "--name", job_name(), "--", "true"});
         EXPECT_EQ(refused.code, 64) << db << ": " << refused.output;
         EXPECT_NE(refused.output.find("Percent-encode"), std::string::npos) << refused.output;

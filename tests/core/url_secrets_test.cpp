@@ -6,6 +6,7 @@
 #include <libpq-fe.h>
 
 #include "error.hpp"
+#include "mysql/mysql_url.hpp"
 #include "postgres/pg_url.hpp"
 #include "text/redact.hpp"
 
@@ -16,6 +17,15 @@ namespace {
 std::string postgres_refusal(const std::string &text) {
     try {
         check_postgres_conninfo(text);
+    } catch (const InvalidArgument &e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string mysql_refusal(const std::string &text) {
+    try {
+        parse_mysql_url(text);
     } catch (const InvalidArgument &e) {
         return e.what();
     }
@@ -40,7 +50,11 @@ TEST(UrlSecrets, IssueExamplesAreRefusedWithoutAPieceOfThePassword) {
     const std::string two_at = postgres_refusal("postgresql://u:TopSe@cret@h");
     EXPECT_NE(two_at.find("more than one '@'"), std::string::npos) << two_at;
 
-    for (const std::string &message : {slash, two_at}) {
+    const std::string mysql = mysql_refusal("mysql://u:TopSe/x@h");
+    EXPECT_NE(mysql.find("MySQL URL"), std::string::npos) << mysql;
+    EXPECT_NE(mysql.find("an '@' after a '/' or '?'"), std::string::npos) << mysql;
+
+    for (const std::string &message : {slash, two_at, mysql}) {
         for (const char *piece : {"TopSe", "cret", "x@h", "u:"}) {
             EXPECT_EQ(message.find(piece), std::string::npos) << piece << " in: " << message;
         }
@@ -57,6 +71,13 @@ TEST(UrlSecrets, OtherAmbiguousCredentialsAreRefused) {
         EXPECT_EQ(message.find("Top"), std::string::npos) << message;
         EXPECT_EQ(message.find("Secret"), std::string::npos) << message;
     }
+    for (const char *url : {"mysql://u:Top?Secret@h/db", "mariadb://u:Top@Secret@h/db", "mysql://u:Top#Secret@h",
+                            "mysql://u:Top%zzSecret@h"}) {
+        const std::string message = mysql_refusal(url);
+        EXPECT_NE(message, "") << url;
+        EXPECT_EQ(message.find("Top"), std::string::npos) << message;
+        EXPECT_EQ(message.find("Secret"), std::string::npos) << message;
+    }
 }
 
 TEST(UrlSecrets, PlainUrlsAndConninfoPass) {
@@ -64,6 +85,9 @@ TEST(UrlSecrets, PlainUrlsAndConninfoPass) {
                              "postgres://h", "host=h password='a b' dbname=x", "postgresql:///db?host=/tmp"}) {
         EXPECT_EQ(postgres_refusal(text), "") << text;
     }
+    const MysqlUrl url = parse_mysql_url("mysql://u:p%2Fw%40rd@h:3307/db");
+    EXPECT_EQ(url.password, "p/w@rd");
+    EXPECT_EQ(url.port, 3307u);
 }
 
 TEST(UrlSecrets, OtherSchemesAreNotPostgresUrls) {
