@@ -6,6 +6,7 @@
 
 #include "error.hpp"
 #include "text/message_text.hpp"
+#include "text/redact.hpp"
 #include "text/url_credentials.hpp"
 
 namespace advlock::core {
@@ -45,11 +46,12 @@ std::string without_quoted_parts(const std::string &message) {
     return out;
 }
 
-// Whether libpq may find a password in the string: the word (also in
-// sslpassword; as a URL parameter it may be percent-encoded) or URL credentials.
+// Whether the string may hold a password: the word (also in sslpassword; as
+// a URL parameter it may be percent-encoded), or an '@' of URL credentials
+// (" postgresql://u:pw@h" is no URL to libpq, which quotes it whole).
 bool may_carry_a_password(const std::string &conninfo, bool url_has_password) {
     return url_has_password || ascii_lower(conninfo).find("password") != std::string::npos ||
-           conninfo.find('%') != std::string::npos;
+           conninfo.find_first_of("%@") != std::string::npos;
 }
 
 }  // namespace
@@ -75,7 +77,7 @@ void check_postgres_conninfo(const std::string &conninfo) {
     std::string message = error ? trimmed_message(error) : std::string("out of memory in libpq");
     PQfreemem(error);
     if (may_carry_a_password(conninfo, url_has_password)) message = without_quoted_parts(message);
-    throw InvalidArgument("invalid PostgreSQL connection string: " + message +
+    throw InvalidArgument("invalid PostgreSQL connection string: " + redact(message, secrets_in_conninfo(conninfo)) +
                           " (a URL postgresql://USER@HOST:PORT/DB?name=value&..., or name=value pairs separated by "
                           "spaces, a value with spaces in single quotes)");
 }

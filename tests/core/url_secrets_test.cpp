@@ -13,23 +13,20 @@
 namespace advlock::core {
 namespace {
 
-// The message check_postgres_conninfo refuses text with ("" if it does not).
-std::string postgres_refusal(const std::string &text) {
+// The message parse refuses text with ("" if it does not).
+template <typename Parse>
+std::string refusal(Parse parse, const std::string &text) {
     try {
-        check_postgres_conninfo(text);
+        parse(text);
     } catch (const InvalidArgument &e) {
         return e.what();
     }
     return "";
 }
 
+std::string postgres_refusal(const std::string &text) { return refusal(check_postgres_conninfo, text); }
 std::string mysql_refusal(const std::string &text) {
-    try {
-        parse_mysql_url(text);
-    } catch (const InvalidArgument &e) {
-        return e.what();
-    }
-    return "";
+    return refusal([](const std::string &url) { parse_mysql_url(url); }, text);
 }
 
 // What libpq says when it is asked to connect, without any server: only
@@ -104,6 +101,10 @@ TEST(UrlSecrets, LibpqParseErrorsLoseTheirQuotesWhenAPasswordIsNear) {
     // Without a password, libpq's words stay whole: they name the mistake.
     const std::string plain = postgres_refusal("host=h bogus_option=1");
     EXPECT_NE(plain.find("\"bogus_option\""), std::string::npos) << plain;
+    // With a space before it, a URL is no URL to libpq, which quotes it whole.
+    const std::string spaced = postgres_refusal(" postgresql://u:TopSe/cret@h");
+    EXPECT_NE(spaced, "");
+    EXPECT_EQ(spaced.find("TopSe"), std::string::npos) << spaced;
     const std::string parameter = postgres_refusal("postgresql://u:pw@h/db?bogus=1");
     EXPECT_EQ(parameter.find("bogus"), std::string::npos) << parameter;
     EXPECT_NE(parameter.find("invalid URI query parameter"), std::string::npos) << parameter;
