@@ -17,10 +17,10 @@ build="$root/build/fuzz"
 CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DADVLOCK_BUILD_FUZZERS=ON -DADVLOCK_SANITIZE=address,undefined \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
-cmake --build "$build" --target fuzz_key_text fuzz_registry >/dev/null
+cmake --build "$build" --target fuzz_key_text fuzz_registry fuzz_pg_conninfo fuzz_mysql_url fuzz_local_url >/dev/null
 
 passed=0 failed=0
-for target in key_text registry; do
+for target in key_text registry pg_conninfo mysql_url local_url; do
   corpus="$build/corpus/$target"
   mkdir -p "$corpus" "$build/artifacts"
   if "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 \

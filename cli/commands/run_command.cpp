@@ -68,7 +68,9 @@ int run_command(const std::vector<std::string> &args) {
     if (also_local && is_local(url)) throw usage_error("advlock run: --also-local goes with a database --db, not " + url);
     const std::string local_url = setting(arguments, config, "local-url", "local_url").value_or("local");
     if (!is_local(local_url)) {
-        throw usage_error("advlock run: --local-url " + local_url + ": give local, local:/DIR or local:/DIR?group=NAME");
+        // Not quoted: a database URL given here may carry a password.
+        throw usage_error("advlock run: --local-url is not a local lock URL: give local, local:/DIR or "
+                          "local:/DIR?group=NAME");
     }
 
     // With --also-local, the host's own lock first: jobs on this host then

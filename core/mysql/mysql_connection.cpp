@@ -1,5 +1,6 @@
 #include "mysql/mysql_connection.hpp"
 
+#include <cstdlib>
 #include <mutex>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -39,7 +40,28 @@ void set_client_keepalives(int fd) {
 const char *or_null(const std::string &text) { return text.empty() ? nullptr : text.c_str(); }
 
 std::string where(const MysqlUrl &url) {
-    return url.socket.empty() ? url.host + ":" + std::to_string(url.port) : url.socket;
+    if (!url.socket.empty()) return url.socket;
+    if (url.host.empty() && url.port == 0) return "the option files' host (else localhost)";
+    return (url.host.empty() ? "localhost" : url.host) + ":" + (url.port ? std::to_string(url.port) : "3306");
+}
+
+// The URL's readings of the password and the one Connector/C takes from the
+// environment when neither the URL nor an option file has one.
+std::vector<std::string> connection_secrets(const MysqlUrl &url) {
+    std::vector<std::string> secrets = url.secrets;
+    if (const char *password = std::getenv("MYSQL_PWD"); password && *password) secrets.emplace_back(password);
+    return secrets;
+}
+
+// An option file may say reconnect, another character set or local-infile;
+// Connector/C applies it during mysql_real_connect, after advlock's options.
+// advlock's own are set again once connected: a reconnect would be a session
+// holding none of the locks.
+void reassert_session_options(MYSQL *mysql) {
+    const my_bool no = 0;
+    mysql_optionsv(mysql, MYSQL_OPT_RECONNECT, &no);
+    mysql_optionsv(mysql, MYSQL_OPT_LOCAL_INFILE, &no);
+    if (std::string_view(mysql_character_set_name(mysql)) != "utf8mb4") mysql_set_character_set(mysql, "utf8mb4");
 }
 
 }  // namespace
@@ -55,21 +77,28 @@ std::unique_ptr<MYSQL, void (*)(MYSQL *)> connect_mysql(const MysqlUrl &url, con
     mysql_optionsv(mysql.get(), MYSQL_OPT_LOCAL_INFILE, &no);
     mysql_optionsv(mysql.get(), MYSQL_SET_CHARSET_NAME, "utf8mb4");  // names beyond the BMP
     mysql_optionsv(mysql.get(), MYSQL_OPT_CONNECT_ATTR_ADD, "program_name", application_name.c_str());
-    const std::string socket = url.socket;
-    if (!mysql_real_connect(mysql.get(), url.host.c_str(), or_null(url.user), url.password.c_str(),
-                            or_null(url.database), url.port, or_null(socket), 0)) {
+    // The [client] group of the option files the mysql client reads (or the
+    // one file the URL names) fills in what the URL leaves out: what is given
+    // to mysql_real_connect below wins, NULL and 0 let the files speak.
+    if (!url.option_file.empty()) mysql_optionsv(mysql.get(), MYSQL_READ_DEFAULT_FILE, url.option_file.c_str());
+    mysql_optionsv(mysql.get(), MYSQL_READ_DEFAULT_GROUP, "client");
+    const char *password = url.password ? url.password->c_str() : nullptr;  // NULL: option file, else MYSQL_PWD
+    if (!mysql_real_connect(mysql.get(), or_null(url.host), or_null(url.user), password, or_null(url.database),
+                            url.port, or_null(url.socket), 0)) {
         throw ConnectError(redact("cannot connect to MySQL at " + where(url) + ": " +
                                       trimmed_message(mysql_error(mysql.get())) + " (MySQL error " +
                                       std::to_string(mysql_errno(mysql.get())) + ")",
-                                  url.secrets),
+                                  connection_secrets(url)),
                            mysql_sqlstate(mysql.get()));
     }
+    reassert_session_options(mysql.get());
     return mysql;
 }
 
 MysqlConnection MysqlConnection::open(const MysqlUrl &url, const MysqlConnectOptions &options) {
     MysqlConnection connection;
     connection.url_ = url;
+    connection.url_.secrets = connection_secrets(url);
     connection.application_name_ = !options.application_name.empty() ? options.application_name
                                    : !url.application_name.empty()   ? url.application_name
                                                                      : "advlock";

@@ -5,10 +5,15 @@
 #include "error.hpp"
 #include "text/message_text.hpp"
 #include "text/redact.hpp"
+#include "text/url_credentials.hpp"
 
 namespace advlock::core {
 
 namespace {
+
+constexpr UrlKind kMysqlUrl{"MySQL URL",
+                            "leave the password out of the URL: put it in the [client] group of ~/.my.cnf (or of "
+                            "the file ?option_file= names), or in MYSQL_PWD"};
 
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
     return text.size() >= prefix.size() && ascii_lower(text.substr(0, prefix.size())) == prefix;
@@ -43,9 +48,11 @@ void apply_parameter(MysqlUrl &url, std::string_view name, const std::string &va
         url.allow_cluster = parse_flag(value, "allow_cluster");
     } else if (name == "application_name") {
         url.application_name = value;
+    } else if (name == "option_file") {
+        url.option_file = value;
     } else {
         throw InvalidArgument("MySQL URL: unknown parameter " + quoted(name) +
-                              " (known: scope, socket, connect_timeout, allow_cluster, application_name)");
+                              " (known: scope, socket, connect_timeout, allow_cluster, application_name, option_file)");
     }
 }
 
@@ -61,20 +68,15 @@ MysqlUrl parse_mysql_url(std::string_view text) {
     }
     MysqlUrl url;
     url.secrets = secrets_in_conninfo(text);
-    std::string_view rest = text.substr(text.find("://") + 3);
+    const UrlCredentials credentials = split_url_credentials(text.substr(text.find("://") + 3), kMysqlUrl);
+    url.user = percent_decode(credentials.user);
+    if (credentials.password) url.password = percent_decode(*credentials.password);
+    std::string_view rest = credentials.location;
     std::string_view query = rest.find('?') == std::string_view::npos ? "" : rest.substr(rest.find('?') + 1);
     rest = rest.substr(0, rest.find('?'));
-    const std::string_view authority = rest.substr(0, rest.find('/'));
+    const std::string_view hostport = rest.substr(0, rest.find('/'));
     if (rest.find('/') != std::string_view::npos) url.database = percent_decode(rest.substr(rest.find('/') + 1));
 
-    std::string_view hostport = authority;
-    if (const auto at = authority.rfind('@'); at != std::string_view::npos) {
-        const std::string_view userinfo = authority.substr(0, at);
-        const auto colon = userinfo.find(':');
-        url.user = percent_decode(userinfo.substr(0, colon));
-        if (colon != std::string_view::npos) url.password = percent_decode(userinfo.substr(colon + 1));
-        hostport = authority.substr(at + 1);
-    }
     std::string_view port;
     if (!hostport.empty() && hostport.front() == '[') {  // [IPv6]:port
         const auto close = hostport.find(']');

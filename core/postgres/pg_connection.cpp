@@ -6,6 +6,7 @@
 #include "error.hpp"
 #include "postgres/pg_connect_once.hpp"
 #include "postgres/pg_target_checks.hpp"
+#include "postgres/pg_url.hpp"
 #include "postgres/pg_timeouts.hpp"
 #include "text/message_text.hpp"
 #include "text/redact.hpp"
@@ -74,6 +75,7 @@ PgConnection &PgConnection::operator=(PgConnection &&) noexcept = default;
 PgConnection::~PgConnection() = default;
 
 PgConnection PgConnection::open(const std::string &url, const PgConnectOptions &options) {
+    check_postgres_conninfo(url);  // before libpq sees it: refuse what it would misread
     PgConnection connection;
     connection.secrets_ = secrets_in_conninfo(url);
     const auto &secrets = connection.secrets_;

@@ -1,6 +1,11 @@
 #include "text/redact.hpp"
 
 #include <algorithm>
+#include <cctype>
+
+#include <libpq-fe.h>
+
+#include "text/url_credentials.hpp"
 
 namespace advlock::core {
 
@@ -25,6 +30,9 @@ std::string percent_decode(std::string_view text) {
 
 namespace {
 
+// Where libpq and others cut a URL into host, port, database and parameters.
+constexpr const char *kDelimiters = "/?#@,:&=";
+
 void add_secret(std::vector<std::string> &secrets, std::string_view raw) {
     if (raw.empty()) return;
     secrets.emplace_back(raw);
@@ -32,45 +40,62 @@ void add_secret(std::vector<std::string> &secrets, std::string_view raw) {
     if (decoded != raw && !decoded.empty()) secrets.push_back(std::move(decoded));
 }
 
-// postgresql://user:PASSWORD@host/... and ?password=PASSWORD
-void add_url_secrets(std::vector<std::string> &secrets, std::string_view url) {
-    const auto scheme_end = url.find("://");
-    if (scheme_end == std::string_view::npos) return;
-    const std::string_view rest = url.substr(scheme_end + 3);
-    const std::string_view authority = rest.substr(0, rest.find_first_of("/?"));
-    const auto at = authority.rfind('@');
-    if (at != std::string_view::npos) {
-        const std::string_view userinfo = authority.substr(0, at);
-        const auto colon = userinfo.find(':');
-        if (colon != std::string_view::npos) add_secret(secrets, userinfo.substr(colon + 1));
-    }
-    for (std::size_t pos = rest.find("password="); pos != std::string_view::npos;
-         pos = rest.find("password=", pos + 1)) {
-        const std::string_view value = rest.substr(pos + 9);
-        add_secret(secrets, value.substr(0, value.find('&')));
+// scheme://user:PASSWORD@host/..., wherever a URL starts (also inside a
+// key=value string), in every reading of url_credentials.hpp.
+void add_url_secrets(std::vector<std::string> &secrets, std::string_view conninfo) {
+    for (auto pos = conninfo.find("://"); pos != std::string_view::npos; pos = conninfo.find("://", pos + 3)) {
+        for (const std::string_view password : url_password_readings(conninfo.substr(pos + 3))) {
+            add_secret(secrets, password);
+            // Where readings disagree, a parser takes pieces of this password
+            // for a host, port or database and names them: each piece is secret.
+            if (password.find_first_of("/?#@") == std::string_view::npos) continue;
+            for (std::string_view rest = password; !rest.empty();) {
+                const std::string_view piece = rest.substr(0, rest.find_first_of(kDelimiters));
+                add_secret(secrets, piece);
+                rest.remove_prefix(std::min(rest.size(), piece.size() + 1));
+            }
+        }
     }
 }
 
-// password=PASSWORD or password = 'PASS WORD' in a key=value string
+// password=... and sslpassword=... as a URL parameter (up to '&', or '&' and
+// '#') and as libpq's key=value reads it: 'quoted' or up to white space,
+// backslash escaping the next character in both.
 void add_keyword_secrets(std::vector<std::string> &secrets, std::string_view conninfo) {
     for (std::size_t pos = conninfo.find("password"); pos != std::string_view::npos;
          pos = conninfo.find("password", pos + 1)) {
         std::size_t i = pos + 8;
-        while (i < conninfo.size() && (conninfo[i] == ' ' || conninfo[i] == '\t')) ++i;
+        while (i < conninfo.size() && std::isspace(static_cast<unsigned char>(conninfo[i]))) ++i;
         if (i >= conninfo.size() || conninfo[i] != '=') continue;
+        const std::string_view parameter = conninfo.substr(i + 1);
+        add_secret(secrets, parameter.substr(0, parameter.find('&')));
+        add_secret(secrets, parameter.substr(0, parameter.find_first_of("&#")));
         ++i;
-        while (i < conninfo.size() && (conninfo[i] == ' ' || conninfo[i] == '\t')) ++i;
+        while (i < conninfo.size() && std::isspace(static_cast<unsigned char>(conninfo[i]))) ++i;
+        const bool quoted = i < conninfo.size() && conninfo[i] == '\'';
         std::string value;
-        if (i < conninfo.size() && conninfo[i] == '\'') {
-            for (++i; i < conninfo.size() && conninfo[i] != '\''; ++i) {
-                if (conninfo[i] == '\\' && i + 1 < conninfo.size()) ++i;
-                value += conninfo[i];
-            }
-        } else {
-            for (; i < conninfo.size() && conninfo[i] != ' ' && conninfo[i] != '\t'; ++i) value += conninfo[i];
+        for (i += quoted ? 1 : 0; i < conninfo.size(); ++i) {
+            const char c = conninfo[i];
+            if (quoted ? c == '\'' : std::isspace(static_cast<unsigned char>(c)) != 0) break;
+            if (c == '\\' && i + 1 < conninfo.size()) ++i;
+            value += conninfo[i];
         }
         add_secret(secrets, value);
     }
+}
+
+// What libpq itself takes for the password (and the SSL key's passphrase),
+// URL or key=value: the reading that matters most, when libpq can parse it.
+void add_libpq_secrets(std::vector<std::string> &secrets, const std::string &conninfo) {
+    char *error = nullptr;
+    PQconninfoOption *options = PQconninfoParse(conninfo.c_str(), &error);
+    PQfreemem(error);
+    if (!options) return;
+    for (const PQconninfoOption *option = options; option->keyword; ++option) {
+        const std::string_view keyword = option->keyword;
+        if (option->val && (keyword == "password" || keyword == "sslpassword")) add_secret(secrets, option->val);
+    }
+    PQconninfoFree(options);
 }
 
 }  // namespace
@@ -79,9 +104,11 @@ std::vector<std::string> secrets_in_conninfo(std::string_view conninfo) {
     std::vector<std::string> secrets;
     add_url_secrets(secrets, conninfo);
     add_keyword_secrets(secrets, conninfo);
+    add_libpq_secrets(secrets, std::string(conninfo));
     // Longest first, so a secret that contains another is replaced whole.
     std::sort(secrets.begin(), secrets.end(),
-              [](const std::string &a, const std::string &b) { return a.size() > b.size(); });
+              [](const std::string &a, const std::string &b) { return a.size() != b.size() ? a.size() > b.size() : a < b; });
+    secrets.erase(std::unique(secrets.begin(), secrets.end()), secrets.end());
     return secrets;
 }
 

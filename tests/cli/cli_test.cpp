@@ -151,6 +151,18 @@ TEST(CliRun, UnreachableServerExits69WithoutThePassword) {
     EXPECT_EQ(down.output.find("Sup3rS3cret"), std::string::npos) << down.output;
 }
 
+TEST(CliRun, AmbiguousPasswordsInUrlsExit64WithoutAPieceOfThem) {
+    // Issue 17: each of these once printed a piece of the password.
+    for (const char *db : {"postgresql://u:TopSe/cret@127.0.0.1/db", "postgresql://u:TopSe@cret@127.0.0.1/db",
+                           "mysql://u:TopSe/cret@127.0.0.1/db"}) {
+        const Outcome refused = advlock_cli({"run", "--db", db, "--name", job_name(), "--", "true"});
+        EXPECT_EQ(refused.code, 64) << db << ": " << refused.output;
+        EXPECT_NE(refused.output.find("Percent-encode"), std::string::npos) << refused.output;
+        EXPECT_EQ(refused.output.find("TopSe"), std::string::npos) << refused.output;
+        EXPECT_EQ(refused.output.find("cret"), std::string::npos) << refused.output;
+    }
+}
+
 TEST(CliRun, BadArgumentsExit64WithAClearMessage) {
     const std::string db = postgres_url();
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -324,9 +336,10 @@ TEST(CliLocal, AlsoLocalTakesTheHostLockInTheDirectoryGiven) {
     first.kill(SIGTERM);
     EXPECT_EQ(first.wait(), 128 + SIGTERM);
     const Outcome bad = advlock_cli({"run", "--db", postgres_url(), "--also-local", "--local-url",
-                                     "postgresql://elsewhere/db", "--name", job_name(), "--", "true"});
+                                     "postgresql://u:Sup3rS3cret@elsewhere/db", "--name", job_name(), "--", "true"});
     EXPECT_EQ(bad.code, 64) << bad.output;
     EXPECT_NE(bad.output.find("local:/DIR?group=NAME"), std::string::npos) << bad.output;
+    EXPECT_EQ(bad.output.find("Sup3rS3cret"), std::string::npos) << bad.output;
     std::system((std::string("rm -rf ") + pattern).c_str());
 }
 

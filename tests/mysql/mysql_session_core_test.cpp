@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <condition_variable>
+#include <fstream>
 #include <mutex>
 #include <unistd.h>
 
 #include "error.hpp"
+#include "mysql/mysql_connection.hpp"
 #include "mysql/mysql_session.hpp"
+#include "mysql/mysql_url.hpp"
 #include "support/test_mariadb.hpp"
 
 namespace advlock::test {
@@ -73,6 +76,20 @@ TEST(MysqlSessionCore, HeartbeatSettingsMustUndercutTheServersIdleTimeout) {
     options.heartbeat_interval_ms = 20000;
     options.heartbeat_deadline_ms = 6000;
     EXPECT_THROW(MysqlSession::open(mariadb_url(), options), core::InvalidArgument);
+}
+
+TEST(MysqlSessionCore, AnOptionFileCannotTurnOnReconnectOrChangeTheCharacterSet) {
+    // Connector/C applies option files during mysql_real_connect, after
+    // advlock's own options: a reconnect would be a session without the locks.
+    const std::string file = "/tmp/advlock-reconnect-" + std::to_string(::getpid()) + ".cnf";
+    std::ofstream(file) << "[client]\nreconnect=1\ndefault-character-set=latin1\n";
+    core::MysqlConnection connection =
+        core::MysqlConnection::open(core::parse_mysql_url(mariadb_url("?option_file=" + file)), {});
+    ::unlink(file.c_str());
+    my_bool reconnect = 1;
+    ASSERT_EQ(mysql_get_optionv(connection.get(), MYSQL_OPT_RECONNECT, &reconnect), 0);
+    EXPECT_EQ(reconnect, 0);
+    EXPECT_STREQ(mysql_character_set_name(connection.get()), "utf8mb4");
 }
 
 }  // namespace
