@@ -11,6 +11,10 @@
 
 namespace advlock::core::toml {
 
+// Keeps a function's frame (and its many message temporaries) out of the
+// recursive functions that call it.
+#define ADVLOCK_NOINLINE __attribute__((noinline))
+
 namespace {
 
 using Kind = Value::Kind;
@@ -108,11 +112,14 @@ private:
     }
 
     void check_depth(int depth) const {
-        if (depth > kMaxDepth) {
-            fail("tables, keys and arrays nested more than " + std::to_string(kMaxDepth) +
-                 " deep (the limit of advlock files, which need three: [locks.NAME] key = [1, 2])");
-        }
+        if (depth > kMaxDepth) fail_too_deep();
     }
+
+    [[noreturn]] ADVLOCK_NOINLINE void fail_too_deep() const {
+        fail("tables, keys and arrays nested more than " + std::to_string(kMaxDepth) +
+             " deep (the limit of advlock files, which need three: [locks.NAME] key = [1, 2])");
+    }
+
     [[noreturn]] void fail_at(int line, const std::string &message) const { throw SyntaxError(line, message); }
 
     void check_encoding() {
@@ -209,7 +216,7 @@ private:
 
     // A dotted key under a table at depth; refused as soon as it would nest
     // deeper than kMaxDepth (not after reading 80,000 segments).
-    std::vector<std::string> parse_key_path(int depth) {
+    ADVLOCK_NOINLINE std::vector<std::string> parse_key_path(int depth) {
         std::vector<std::string> path;
         for (;;) {
             skip_spaces();
@@ -276,10 +283,20 @@ private:
         fail("table " + name + " was already defined by keys at line " + std::to_string(existing->line));
     }
 
-    // A key = value line in table, which is depth levels deep.
+    // A key = value line in table, which is depth levels deep. This,
+    // parse_value, parse_array and parse_inline_table recurse: each keeps its
+    // own frame small and leaves the rest (messages above all, whose
+    // temporaries are many) to functions that are not inlined into it, so 16
+    // levels need little stack even in a sanitizer build.
     void parse_key_value(Value &table, int depth) {
         const int line = line_;
         const std::vector<std::string> path = parse_key_path(depth);
+        take_equals(path);
+        Value value = parse_value(depth + static_cast<int>(path.size()));
+        insert(table, path, line, std::move(value));
+    }
+
+    ADVLOCK_NOINLINE void take_equals(const std::vector<std::string> &path) {
         if (peek() != '=') {
             if (at_end() || peek() == '\n' || peek() == '\r' || peek() == '#') {
                 fail("key " + display_path(path, path.size()) + " has no value: write key = value");
@@ -288,8 +305,10 @@ private:
         }
         ++pos_;
         skip_spaces();
-        Value value = parse_value(depth + static_cast<int>(path.size()));
+    }
 
+    // Puts value at path under table, making the tables a dotted key implies.
+    ADVLOCK_NOINLINE void insert(Value &table, const std::vector<std::string> &path, int line, Value value) {
         Value *target = &table;
         for (std::size_t i = 0; i + 1 < path.size(); ++i) {
             Value *next = target->find(path[i]);
@@ -321,6 +340,18 @@ private:
         Value value;
         value.line = line_;
         const char c = peek();
+        if (c == '[') {
+            parse_array(value, depth);
+        } else if (c == '{') {
+            parse_inline_table(value, depth);
+        } else {
+            parse_scalar(value);
+        }
+        return value;
+    }
+
+    ADVLOCK_NOINLINE void parse_scalar(Value &value) {
+        const char c = peek();
         if (at_end() || c == '\n' || c == '\r' || c == '#') fail("a value is missing after '='");
         if (c == '"') {
             value.kind = Kind::String;
@@ -328,14 +359,9 @@ private:
         } else if (c == '\'') {
             value.kind = Kind::String;
             value.string = starts_with("'''") ? parse_multiline_literal_string() : parse_literal_string();
-        } else if (c == '[') {
-            parse_array(value, depth);
-        } else if (c == '{') {
-            parse_inline_table(value, depth);
         } else {
             parse_bare_value(value);
         }
-        return value;
     }
 
     void parse_array(Value &array, int depth) {
@@ -344,7 +370,7 @@ private:
         ++pos_;  // '['
         for (;;) {
             skip_array_space();
-            if (at_end()) fail_at(array.line, "array is not closed with ']'");
+            if (at_end()) fail_unclosed_array(array);
             if (peek() == ']') break;
             array.items.push_back(parse_value(depth + 1));
             skip_array_space();
@@ -353,10 +379,14 @@ private:
                 continue;
             }
             if (peek() == ']') break;
-            if (at_end()) fail_at(array.line, "array is not closed with ']'");
-            fail("expected ',' or ']' in an array, found " + shown(text_.substr(pos_, 1)));
+            fail_unclosed_array(array);
         }
         ++pos_;  // ']'
+    }
+
+    [[noreturn]] ADVLOCK_NOINLINE void fail_unclosed_array(const Value &array) const {
+        if (at_end()) fail_at(array.line, "array is not closed with ']'");
+        fail("expected ',' or ']' in an array, found " + shown(text_.substr(pos_, 1)));
     }
 
     void parse_inline_table(Value &table, int depth) {
@@ -371,9 +401,7 @@ private:
         }
         for (;;) {
             skip_spaces();
-            if (at_end() || peek() == '\n' || peek() == '\r') {
-                fail_at(table.line, "inline table is not closed with '}' on the same line");
-            }
+            if (at_end() || peek() == '\n' || peek() == '\r') fail_unclosed_inline_table(table);
             parse_key_value(table, depth);
             skip_spaces();
             if (peek() == ',') {
@@ -384,8 +412,15 @@ private:
                 ++pos_;
                 return;
             }
-            fail_at(table.line, "expected ',' or '}' in an inline table (which must fit on one line)");
+            fail_unclosed_inline_table(table);
         }
+    }
+
+    [[noreturn]] ADVLOCK_NOINLINE void fail_unclosed_inline_table(const Value &table) const {
+        if (at_end() || peek() == '\n' || peek() == '\r') {
+            fail_at(table.line, "inline table is not closed with '}' on the same line");
+        }
+        fail_at(table.line, "expected ',' or '}' in an inline table (which must fit on one line)");
     }
 
     void parse_bare_value(Value &value) {
