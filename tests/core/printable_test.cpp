@@ -33,3 +33,11 @@ TEST(Printable, QuotedPutsTheEllipsisOutside) {
     EXPECT_EQ(quoted("abcdef", 3), "'abc'...");
     EXPECT_EQ(quoted("a\x1b"), "'a\\x1B'");
 }
+
+TEST(ClosestMatch, CountsASwapOfNeighboursAsOneTypo) {
+    const std::vector<std::string> words = {"local", "postgres"};
+    EXPECT_EQ(closest_match("loacl", words), "local");
+    EXPECT_EQ(closest_match("postgers", words), "postgres");
+    EXPECT_EQ(closest_match("lcoal", words), "local");
+    EXPECT_EQ(closest_match("xyz", words), "");
+}
