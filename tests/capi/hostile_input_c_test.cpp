@@ -42,26 +42,26 @@ struct Outcome {
     std::string message;
 };
 
-Outcome parse_registry(const std::string &text) {
+// parse (advlock_registry_parse or advlock_config_parse) of text on a small stack.
+template <typename Handle>
+Outcome parse_on_small_stack(advlock_status (*parse)(Handle **, const char *, size_t, const char *),
+                             void (*release)(Handle *), const std::string &text, const char *origin) {
     Outcome outcome{};
     on_small_stack([&] {
-        advlock_registry *registry = nullptr;
-        outcome.status = advlock_registry_parse(&registry, text.data(), text.size(), "jobs.toml");
+        Handle *handle = nullptr;
+        outcome.status = parse(&handle, text.data(), text.size(), origin);
         outcome.message = advlock_error_last()->message;
-        advlock_registry_free(registry);
+        release(handle);
     });
     return outcome;
 }
 
+Outcome parse_registry(const std::string &text) {
+    return parse_on_small_stack(advlock_registry_parse, advlock_registry_free, text, "jobs.toml");
+}
+
 Outcome parse_config(const std::string &text) {
-    Outcome outcome{};
-    on_small_stack([&] {
-        advlock_config *config = nullptr;
-        outcome.status = advlock_config_parse(&config, text.data(), text.size(), "advlock.toml");
-        outcome.message = advlock_error_last()->message;
-        advlock_config_free(config);
-    });
-    return outcome;
+    return parse_on_small_stack(advlock_config_parse, advlock_config_free, text, "advlock.toml");
 }
 
 }  // namespace
