@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "advlock.h"
 #include "support/temp_directory.hpp"
@@ -125,6 +126,26 @@ TEST(HostileInputC, WaitsLongerThanTheMaximumAreRefused) {
         << advlock_error_last()->message;
     advlock_lock_free(lock);
     advlock_session_close(session);
+}
+
+TEST(HostileInputC, LocalPathsAreShownEscaped) {
+    advlock::test::TempDirectory dir("advlock-hostile-c");
+    advlock_session *session = nullptr;
+    // Given: refused at once.
+    EXPECT_EQ(advlock_session_open(&session, ("local:" + dir.path() + "/a\x1b[2Jb").c_str(), nullptr), ADVLOCK_EINVAL);
+    EXPECT_EQ(std::string(advlock_error_last()->message).find('\x1b'), std::string::npos);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("without control characters"), std::string::npos);
+    // Reached through a link: the real path in the message is escaped.
+    const std::string hostile = dir.path() + "/ev\x1b]0;il";
+    ASSERT_EQ(::mkdir(hostile.c_str(), 0755), 0);
+    ASSERT_EQ(::mkdir((hostile + "/locks").c_str(), 0777), 0);
+    ASSERT_EQ(::chmod((hostile + "/locks").c_str(), 0777), 0);
+    ASSERT_EQ(::symlink(hostile.c_str(), (dir.path() + "/link").c_str()), 0);
+    EXPECT_EQ(advlock_session_open(&session, ("local:" + dir.path() + "/link/locks").c_str(), nullptr),
+              ADVLOCK_EUNSAFEDIR);
+    const std::string message = advlock_error_last()->message;
+    EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
+    EXPECT_NE(message.find("ev\\x1B]0;il/locks"), std::string::npos) << message;
 }
 
 TEST(HostileInputC, PrintableEscapesAndBounds) {
