@@ -172,6 +172,22 @@ TEST(CliInputs, LocalHoldersProcessNamesAreEscaped) {
     EXPECT_EQ(holder.wait(), 0);
 }
 
+TEST(CliInputs, StatusJsonStaysValidForNonUtf8ProcessNames) {
+    TempDirectory dir("advlock-cli-inputs");
+    const std::string hostile = dir.path() + "/ad\xff\x1bv";
+    ASSERT_EQ(::symlink(kAdvlock.c_str(), hostile.c_str()), 0);
+    const std::string db = "local:" + dir.path() + "/locks";
+    ASSERT_EQ(::mkdir((dir.path() + "/locks").c_str(), 0700), 0);
+    ChildProcess holder({hostile, "hold", "--db", db, "--key", "7:8"}, /*merge_stderr=*/true);
+    ASSERT_NE(holder.read_line().find("advlock: holding 7:8"), std::string::npos);
+    const Outcome json = advlock_cli({"status", "--db", db, "--json"});
+    EXPECT_EQ(json.code, 0) << json.output;
+    // U+FFFD for the byte that is not UTF-8, \u001b for ESC: valid JSON text.
+    EXPECT_NE(json.output.find("\"application\": \"ad\xEF\xBF\xBD\\u001bv\""), std::string::npos) << json.output;
+    holder.kill(SIGTERM);
+    EXPECT_EQ(holder.wait(), 0);
+}
+
 TEST(CliInputs, AFifoAsConfigOrRegistryIsRefusedAtOnce) {
     TempDirectory dir("advlock-cli-inputs");
     const std::string fifo = dir.path() + "/fifo.toml";

@@ -29,6 +29,12 @@ TEST(Printable, BoundsWithoutCuttingCharacters) {
     EXPECT_TRUE(is_valid_utf8(printable("\xE6\x97\xA5\xE6\x97\xA5", 4)));
 }
 
+TEST(Utf8, ReplacesInvalidBytes) {
+    EXPECT_EQ(replace_invalid_utf8("ok"), "ok");
+    EXPECT_EQ(replace_invalid_utf8("a\xff" "b\xE6\x97"), "a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD");
+    EXPECT_EQ(replace_invalid_utf8("\xE6\x97\xA5"), "\xE6\x97\xA5");
+}
+
 TEST(Printable, QuotedPutsTheEllipsisOutside) {
     EXPECT_EQ(quoted("abcdef", 3), "'abc'...");
     EXPECT_EQ(quoted("a\x1b"), "'a\\x1B'");
