@@ -567,7 +567,7 @@ private:
                 return;
             }
             default:
-                fail("unknown escape \\" + std::string(c ? 1 : 0, c) +
+                fail("unknown escape \\" + printable(std::string_view(&c, c ? 1 : 0)) +
                      " in a string; use \\\\ for a backslash, or a 'literal string'");
         }
     }

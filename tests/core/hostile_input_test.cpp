@@ -115,6 +115,10 @@ TEST(HostileInput, MessagesEscapeTerminalControls) {
     EXPECT_EQ(message.find('\x07'), std::string::npos) << message;
     EXPECT_NE(message.find("\\x1B[2J\\u{009B}31m"), std::string::npos) << message;
     EXPECT_TRUE(is_valid_utf8(registry_refusal("[locks.\"\\u001b\xff\"]\n")));
+    // Found by fuzz_config: the byte after a backslash was quoted raw.
+    const std::string escape = config_refusal("a = \"\\\x1b\"\n");
+    EXPECT_NE(escape.find("unknown escape \\\\x1B"), std::string::npos) << escape;
+    EXPECT_EQ(escape.find('\x1b'), std::string::npos) << escape;
 }
 
 TEST(HostileInput, PasswordsInInvalidConfigLinesAreNotShown) {
