@@ -7,7 +7,6 @@
 #include "text/duration.hpp"
 #include "text/line_secrets.hpp"
 #include "text/message_text.hpp"
-#include "text/redact.hpp"
 #include "toml/toml_reader.hpp"
 
 namespace advlock::core {
@@ -64,7 +63,7 @@ private:
         std::vector<std::string> names;
         for (const Setting &s : kSettings) names.emplace_back(s.name);
         // The key may be a connection string written where a value belongs.
-        const std::string shown = quoted(redact(name, secrets_in_line(line_of(text_, line))));
+        const std::string shown = quoted_from_line(line_of(text_, line), name, kQuotedBytes);
         std::string message = "unknown setting " + shown +
                               "; known: database, registry, also_local, local_url, and under [run]: wait, kill_grace, "
                               "conflict_exit_code";

@@ -1,5 +1,9 @@
 #include "text/line_secrets.hpp"
 
+#include <algorithm>
+#include <vector>
+
+#include "text/message_text.hpp"
 #include "text/redact.hpp"
 
 namespace advlock::core {
@@ -14,8 +18,10 @@ std::string_view line_of(std::string_view text, int line) {
     return text.substr(start, text.find('\n', start) - start);
 }
 
+namespace {
+
 std::vector<std::string> secrets_in_line(std::string_view line) {
-    std::vector<std::string> secrets = secrets_in_conninfo(line);
+    std::vector<std::string> found = secrets_in_conninfo(line);
     if (const auto eq = line.find('='); eq != std::string_view::npos) {
         // The value alone, as if it were the connection string it holds.
         std::string_view value = line.substr(eq + 1);
@@ -23,9 +29,28 @@ std::vector<std::string> secrets_in_line(std::string_view line) {
                                   value.front() == '\'')) {
             value.remove_prefix(1);
         }
-        for (std::string &secret : secrets_in_conninfo(value)) secrets.push_back(std::move(secret));
+        for (std::string &secret : secrets_in_conninfo(value)) found.push_back(std::move(secret));
     }
+    // Once each, longest first; none made only of '*': redact() writes
+    // "********", which such a secret would match again and again (the text
+    // grew eightfold per secret: a 400-byte line took minutes, found by
+    // fuzz_config).
+    std::vector<std::string> secrets;
+    for (std::string &secret : found) {
+        if (secret.find_first_not_of('*') == std::string::npos) continue;
+        if (std::find(secrets.begin(), secrets.end(), secret) == secrets.end()) secrets.push_back(std::move(secret));
+    }
+    std::sort(secrets.begin(), secrets.end(), [](const std::string &a, const std::string &b) { return a.size() > b.size(); });
     return secrets;
+}
+
+}  // namespace
+
+std::string quoted_from_line(std::string_view line, std::string_view input, std::size_t max_bytes) {
+    if (line.size() > kLongestQuotedLine || input.size() > kLongestQuotedLine) {
+        return "(" + std::to_string(input.size()) + " bytes, not shown)";
+    }
+    return quoted(redact(std::string(input), secrets_in_line(line)), max_bytes);
 }
 
 }  // namespace advlock::core

@@ -6,7 +6,6 @@
 
 #include "text/message_text.hpp"
 #include "text/line_secrets.hpp"
-#include "text/redact.hpp"
 #include "text/utf8.hpp"
 
 namespace advlock::core::toml {
@@ -94,7 +93,7 @@ private:
         std::size_t start = pos_ < text_.size() ? pos_ : text_.size();
         while (start > 0 && text_[start - 1] != '\n') --start;
         const std::string_view line = text_.substr(start, text_.find('\n', start) - start);
-        return quoted(redact(std::string(input), secrets_in_line(line)), max_bytes);
+        return quoted_from_line(line, input, max_bytes);
     }
 
     int column() const {
@@ -189,7 +188,7 @@ private:
     std::string parse_simple_key() {
         std::string key = parse_simple_key_text();
         if (key.size() > kMaxKeyBytes) {
-            fail("a key of " + std::to_string(key.size()) + " bytes, " + shown(key, 40) + ", is longer than the " +
+            fail("a key of " + std::to_string(key.size()) + " bytes is longer than the " +
                  std::to_string(kMaxKeyBytes) + " bytes allowed for a key");
         }
         return key;

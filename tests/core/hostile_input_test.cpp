@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <sys/stat.h>
 
@@ -136,6 +137,26 @@ TEST(HostileInput, PasswordsInInvalidConfigLinesAreNotShown) {
         EXPECT_EQ(message.rfind("advlock.toml:4: ", 0), 0u) << message;
         expect_no_piece_of(password, message);
     }
+}
+
+TEST(HostileInput, PasswordsMadeOfAsterisksDoNotMultiplyTheMessage) {
+    // Found by fuzz_config: each all-'*' secret matched redact()'s own
+    // "********" again, so the message grew eightfold per secret.
+    std::string line = "database = **";
+    for (int i = 1; i <= 12; ++i) line += " password=" + std::string(static_cast<std::size_t>(i), '*');
+    const std::string message = config_refusal(line + "\n");
+    EXPECT_EQ(message.rfind("advlock.toml:1: unexpected value", 0), 0u) << message;
+    EXPECT_LT(message.size(), 400u);
+    // The input fuzz_config found (secrets from the line and from its value,
+    // short ones first): minutes before, milliseconds now.
+    std::ifstream found(std::string(ADVLOCK_TEST_DATA_DIR) + "/../fuzz/corpus/config/slow-asterisk-passwords",
+                        std::ios::binary);
+    const std::string slow((std::istreambuf_iterator<char>(found)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(slow.empty());
+    EXPECT_LT(config_refusal(slow).size(), 400u);
+    // A line too long to search for passwords is not quoted at all.
+    const std::string long_line = config_refusal("database = x password=y " + std::string(5000, 'z') + "\n");
+    EXPECT_NE(long_line.find("bytes, not shown"), std::string::npos) << long_line;
 }
 
 TEST(HostileInput, FifosDevicesAndDirectoriesAreRefusedAtOnce) {
