@@ -5,7 +5,9 @@
 // backend stands in for a holder.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -149,43 +151,53 @@ TEST(CliInputs, CheckEscapesNamesAndDescriptions) {
         << outcome.output;
 }
 
-TEST(CliInputs, LocalHoldersProcessNamesAreEscaped) {
-    TempDirectory dir("advlock-cli-inputs");
-    // The holder's process name (its comm, from the file it runs) carries an
-    // escape sequence: a link to advlock named so.
-    const std::string hostile = dir.path() + "/ad\x1b[31mv";
-    ASSERT_EQ(::symlink(kAdvlock.c_str(), hostile.c_str()), 0);
-    const std::string db = "local:" + dir.path() + "/locks";
-    ASSERT_EQ(::mkdir((dir.path() + "/locks").c_str(), 0700), 0);
-    ChildProcess holder({hostile, "hold", "--db", db, "--key", "7:7"}, /*merge_stderr=*/true);
-    ASSERT_NE(holder.read_line().find("advlock: holding 7:7"), std::string::npos);
+// advlock hold of key on the local backend in a directory of its own, run
+// through a link called program_name, so that the holder's process name
+// (its comm, from the file it runs) is program_name. Released at the end.
+class NamedLocalHolder {
+public:
+    NamedLocalHolder(const std::string &program_name, const std::string &key)
+        : program_(dir_.path() + "/" + program_name), db_("local:" + dir_.path() + "/locks") {
+        if (::symlink(kAdvlock.c_str(), program_.c_str()) != 0 || ::mkdir((dir_.path() + "/locks").c_str(), 0700) != 0) {
+            ADD_FAILURE() << "cannot prepare " << dir_.path();
+            return;
+        }
+        holder_ = std::make_unique<ChildProcess>(std::vector<std::string>{program_, "hold", "--db", db_, "--key", key},
+                                                 /*merge_stderr=*/true);
+        const std::string line = holder_->read_line();
+        EXPECT_NE(line.find("advlock: holding " + key), std::string::npos) << line;
+    }
+    ~NamedLocalHolder() {
+        if (!holder_) return;
+        holder_->kill(SIGTERM);
+        EXPECT_EQ(holder_->wait(), 0);
+    }
+    const std::string &db() const { return db_; }
 
-    const Outcome status = advlock_cli({"status", "--db", db});
+private:
+    TempDirectory dir_{"advlock-cli-inputs"};
+    std::string program_, db_;
+    std::unique_ptr<ChildProcess> holder_;
+};
+
+TEST(CliInputs, LocalHoldersProcessNamesAreEscaped) {
+    const NamedLocalHolder holder("ad\x1b[31mv", "7:7");
+    const Outcome status = advlock_cli({"status", "--db", holder.db()});
     EXPECT_EQ(status.code, 0) << status.output;
     EXPECT_EQ(status.output.find('\x1b'), std::string::npos) << status.output;
     EXPECT_NE(status.output.find("ad\\x1B[31mv"), std::string::npos) << status.output;
-    const Outcome skipped = advlock_cli({"run", "--db", db, "--key", "7:7", "--", "true"});
+    const Outcome skipped = advlock_cli({"run", "--db", holder.db(), "--key", "7:7", "--", "true"});
     EXPECT_EQ(skipped.code, 3) << skipped.output;
     EXPECT_EQ(skipped.output.find('\x1b'), std::string::npos) << skipped.output;
     EXPECT_NE(skipped.output.find("application ad\\x1B[31mv"), std::string::npos) << skipped.output;
-    holder.kill(SIGTERM);
-    EXPECT_EQ(holder.wait(), 0);
 }
 
 TEST(CliInputs, StatusJsonStaysValidForNonUtf8ProcessNames) {
-    TempDirectory dir("advlock-cli-inputs");
-    const std::string hostile = dir.path() + "/ad\xff\x1bv";
-    ASSERT_EQ(::symlink(kAdvlock.c_str(), hostile.c_str()), 0);
-    const std::string db = "local:" + dir.path() + "/locks";
-    ASSERT_EQ(::mkdir((dir.path() + "/locks").c_str(), 0700), 0);
-    ChildProcess holder({hostile, "hold", "--db", db, "--key", "7:8"}, /*merge_stderr=*/true);
-    ASSERT_NE(holder.read_line().find("advlock: holding 7:8"), std::string::npos);
-    const Outcome json = advlock_cli({"status", "--db", db, "--json"});
+    const NamedLocalHolder holder("ad\xff\x1bv", "7:8");
+    const Outcome json = advlock_cli({"status", "--db", holder.db(), "--json"});
     EXPECT_EQ(json.code, 0) << json.output;
     // U+FFFD for the byte that is not UTF-8, \u001b for ESC: valid JSON text.
     EXPECT_NE(json.output.find("\"application\": \"ad\xEF\xBF\xBD\\u001bv\""), std::string::npos) << json.output;
-    holder.kill(SIGTERM);
-    EXPECT_EQ(holder.wait(), 0);
 }
 
 TEST(CliInputs, AFifoAsConfigOrRegistryIsRefusedAtOnce) {
