@@ -34,11 +34,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const std::string message = refusal(url);
     // After "scheme://" may come a password: neither the verdict nor the
     // message may depend on what follows.
+    // A scheme (RFC 3986): a letter, then letters, digits, '+', '-', '.'.
+    const auto scheme_char = [](char c, bool first) {
+        return std::isalpha(static_cast<unsigned char>(c)) ||
+               (!first && (std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.'));
+    };
     std::size_t i = 0;
-    while (i < url.size() && (std::isalpha(static_cast<unsigned char>(url[i])) || (i > 0 && std::isdigit(static_cast<unsigned char>(url[i]))) || url[i] == '+' || url[i] == '-' ||
-                              url[i] == '.')) {
-        ++i;
-    }
+    while (i < url.size() && scheme_char(url[i], i == 0)) ++i;
     if (i > 0 && url.substr(i, 3) == "://" && refusal(std::string(url.substr(0, i + 3)) + "x") != message) {
         std::abort();
     }
