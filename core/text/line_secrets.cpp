@@ -46,11 +46,22 @@ std::vector<std::string> secrets_in_line(std::string_view line) {
 
 }  // namespace
 
+namespace {
+
+bool too_long(std::string_view line, std::string_view input) {
+    return line.size() > kLongestQuotedLine || input.size() > kLongestQuotedLine;
+}
+
+std::string not_shown(std::string_view input) { return "(" + std::to_string(input.size()) + " bytes, not shown)"; }
+
+}  // namespace
+
+std::string redacted_from_line(std::string_view line, std::string_view input) {
+    return too_long(line, input) ? not_shown(input) : redact(std::string(input), secrets_in_line(line));
+}
+
 std::string quoted_from_line(std::string_view line, std::string_view input, std::size_t max_bytes) {
-    if (line.size() > kLongestQuotedLine || input.size() > kLongestQuotedLine) {
-        return "(" + std::to_string(input.size()) + " bytes, not shown)";
-    }
-    return quoted(redact(std::string(input), secrets_in_line(line)), max_bytes);
+    return too_long(line, input) ? not_shown(input) : quoted(redacted_from_line(line, input), max_bytes);
 }
 
 }  // namespace advlock::core

@@ -18,6 +18,10 @@ constexpr std::size_t kLongestQuotedLine = 4096;
 // The line (1-based) of text, without its newline; empty past the end.
 std::string_view line_of(std::string_view text, int line);
 
+// input with every password on line (as below) replaced by "********"; from a
+// line longer than kLongestQuotedLine, "(N bytes, not shown)".
+std::string redacted_from_line(std::string_view line, std::string_view input);
+
 // quoted(input, max_bytes) with every password on line (secrets_in_conninfo
 // of the whole line and of what follows its first '=') replaced first; input
 // is a piece of line. From a line longer than kLongestQuotedLine: only its size.

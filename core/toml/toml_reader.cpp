@@ -28,21 +28,6 @@ bool ends_bare_value(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ']' || c == '}' || c == '#';
 }
 
-// A key path as messages show it: bare segments as they are, others quoted,
-// the whole bounded (a path may be 16 keys of 1024 bytes each).
-std::string display_path(const std::vector<std::string> &path, std::size_t count) {
-    constexpr std::size_t kShownSegment = 40, kShownPath = 160;
-    std::string out;
-    for (std::size_t i = 0; i < count; ++i) {
-        if (out.size() > kShownPath) return out + "...";
-        if (i) out += '.';
-        bool bare = !path[i].empty();
-        for (const char c : path[i]) bare = bare && is_bare_key_char(c);
-        out += bare ? printable(path[i], kShownSegment) : quoted(path[i], kShownSegment);
-    }
-    return out;
-}
-
 Value make_table(Origin origin, int line) {
     Value table;
     table.kind = Kind::Table;
@@ -90,10 +75,31 @@ private:
     // is not TOML, and a cut after the password's first bytes would still
     // show them), then escaped and bounded.
     std::string shown(std::string_view input, std::size_t max_bytes = kQuotedBytes) const {
+        return quoted_from_line(current_line(), input, max_bytes);
+    }
+
+    // A key path as messages show it: bare segments as they are, others
+    // quoted, each redacted like shown() (a connection string may have been
+    // written as a key), the whole bounded (16 keys of 4096 bytes each).
+    std::string display_path(const std::vector<std::string> &path, std::size_t count) const {
+        constexpr std::size_t kShownSegment = 40, kShownPath = 160;
+        const std::string_view line = current_line();
+        std::string out;
+        for (std::size_t i = 0; i < count; ++i) {
+            if (out.size() > kShownPath) return out + "...";
+            if (i) out += '.';
+            bool bare = !path[i].empty();
+            for (const char c : path[i]) bare = bare && is_bare_key_char(c);
+            const std::string segment = redacted_from_line(line, path[i]);
+            out += bare ? printable(segment, kShownSegment) : quoted(segment, kShownSegment);
+        }
+        return out;
+    }
+
+    std::string_view current_line() const {
         std::size_t start = pos_ < text_.size() ? pos_ : text_.size();
         while (start > 0 && text_[start - 1] != '\n') --start;
-        const std::string_view line = text_.substr(start, text_.find('\n', start) - start);
-        return quoted_from_line(line, input, max_bytes);
+        return text_.substr(start, text_.find('\n', start) - start);
     }
 
     int column() const {

@@ -132,6 +132,8 @@ TEST(HostileInput, PasswordsInInvalidConfigLinesAreNotShown) {
              "database = \"postgresql://batch@db1/sales\" password=" + password,
              "\"postgresql://batch:" + password + "@db1/sales\" = 1",
              "\"postgresql://a-very-long-user-name-for-batch-jobs:" + password + "@db1/sales\"",
+             "\"postgresql://batch:" + password + "@db1/sales\"",
+             "run.\"postgresql://batch:" + password + "@db1/sales\" = 1",
          }) {
         const std::string message = config_refusal("[run]\nwait = \"1s\"\n\n" + line + "\n");
         EXPECT_EQ(message.rfind("advlock.toml:4: ", 0), 0u) << message;
