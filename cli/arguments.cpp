@@ -1,5 +1,6 @@
 #include "arguments.hpp"
 
+#include "advlock.hpp"
 #include "exit_codes.hpp"
 
 namespace advlock::cli {
@@ -22,14 +23,19 @@ Arguments parse_arguments(const std::string &subcommand, const std::vector<std::
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         if (arg == "--") {
-            if (!takes_command) throw usage_error(where + " runs no command: remove \"--\" and what follows");
-            parsed.command.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+            const auto rest = args.begin() + static_cast<long>(i) + 1;
+            if (takes_command) {
+                parsed.command.assign(rest, args.end());
+            } else {
+                parsed.positionals.insert(parsed.positionals.end(), rest, args.end());
+            }
             break;
         }
         if (arg.rfind("--", 0) != 0 || arg == "-") {
             if (arg.size() > 1 && arg[0] == '-' && arg != "-") {
-                throw usage_error(where + ": unknown option " + arg + " (options are spelled --name); see " + where +
-                                  " --help");
+                throw usage_error(where + ": unknown option " + advlock::printable(arg) +
+                                  " (options are spelled --name; put \"--\" before a name that begins with '-'); see " +
+                                  where + " --help");
             }
             parsed.positionals.push_back(arg);
             continue;
@@ -42,7 +48,9 @@ Arguments parse_arguments(const std::string &subcommand, const std::vector<std::
             inline_value = true;
         }
         const OptionSpec *option = find(spec, name);
-        if (!option) throw usage_error(where + ": unknown option --" + name + "; see " + where + " --help");
+        if (!option) {
+            throw usage_error(where + ": unknown option --" + advlock::printable(name) + "; see " + where + " --help");
+        }
         if (parsed.has(name)) throw usage_error(where + ": --" + name + " is given twice");
         if (!option->takes_value) {
             if (inline_value) throw usage_error(where + ": --" + name + " takes no value");

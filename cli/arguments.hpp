@@ -1,5 +1,7 @@
 // Command-line options of one subcommand: --name VALUE, --name=VALUE, --flag,
-// positionals, and everything after "--" as the command to run.
+// positionals, and everything after "--": the command to run, or (POSIX end
+// of options) positionals for subcommands that run none, so that
+// `advlock key -- -x` names the lock "-x".
 #pragma once
 
 #include <map>
@@ -29,7 +31,7 @@ struct Arguments {
 };
 
 // Throws a usage error naming the subcommand for unknown, repeated or
-// incomplete options.
+// incomplete options (arguments quoted escaped and shortened).
 Arguments parse_arguments(const std::string &subcommand, const std::vector<std::string> &args,
                           const std::vector<OptionSpec> &spec, bool takes_command);
 

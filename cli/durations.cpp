@@ -5,12 +5,25 @@
 
 namespace advlock::cli {
 
-std::chrono::milliseconds parse_duration(const std::string &text, const std::string &option) {
+std::chrono::milliseconds parse_duration(const std::string &subcommand, const std::string &option,
+                                         const std::string &text) {
     try {
         return std::chrono::milliseconds(advlock::parse_duration_ms(text));
     } catch (const advlock::error &e) {
-        throw usage_error("--" + option + " " + text + ": give a duration such as 500ms, 30s, 10m, 2h or 1d");
+        throw usage_error("advlock " + subcommand + ": --" + option + ": " + e.what());
     }
+}
+
+std::chrono::milliseconds parse_wait(const std::string &subcommand, const std::string &option,
+                                     const std::string &text) {
+    const std::chrono::milliseconds wait = parse_duration(subcommand, option, text);
+    if (wait.count() > ADVLOCK_WAIT_MAX_MS) {
+        throw usage_error("advlock " + subcommand + ": --" + option + " " + advlock::printable(text) +
+                          " is longer than the longest wait, " + std::to_string(ADVLOCK_WAIT_MAX_MS) +
+                          "ms (about 24.8 days: PostgreSQL's lock_timeout is an int of milliseconds); give at most "
+                          "24d");
+    }
+    return wait;
 }
 
 std::string format_duration(std::chrono::milliseconds duration) {

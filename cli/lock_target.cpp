@@ -67,9 +67,10 @@ LockTarget lock_target(const Arguments &arguments, const std::optional<advlock::
         throw usage_error("advlock " + subcommand + ": which lock? Give --key 100:1 (or -42, name:TEXT) or --name JOB");
     }
     try {
-        if (key) return LockTarget{advlock::key::parse(*key), *key};
-        if (registry) return LockTarget{registry->find(*name).key(), *name};
-        return LockTarget{advlock::key::from_name(*name), *name};
+        // The label goes into messages and the terminal's waiting line: escaped.
+        if (key) return LockTarget{advlock::key::parse(*key), advlock::printable(*key)};
+        if (registry) return LockTarget{registry->find(*name).key(), advlock::printable(*name, 200)};
+        return LockTarget{advlock::key::from_name(*name), advlock::printable(*name, 200)};
     } catch (const advlock::error &e) {
         throw usage_error("advlock " + subcommand + ": " + e.what());
     }
@@ -111,7 +112,8 @@ std::string describe_holder(const advlock::holder &holder) {
     std::string details;
     const auto add = [&](const char *label, const std::optional<std::string> &value) {
         if (!value || value->empty()) return;
-        details += (details.empty() ? "" : ", ") + std::string(label) + *value;
+        // Application and process names are anyone's to choose: escaped.
+        details += (details.empty() ? "" : ", ") + std::string(label) + advlock::printable(*value);
     };
     add("application ", holder.application_name);
     add("user ", holder.user);

@@ -55,7 +55,8 @@ int exit_code_for(const advlock::error &error);
 // "2026-11-30 02:00:01 UTC"; with iso = true "2026-11-30T02:00:01Z".
 std::string utc_time(long long unix_us, bool iso = false);
 
-// "pid 4242 (application nightly, user app, from 10.0.0.5) since 2026-11-30 02:00:01 UTC"
+// "pid 4242 (application nightly, user app, from 10.0.0.5) since 2026-11-30 02:00:01 UTC",
+// every name in it escaped for the terminal.
 std::string describe_holder(const advlock::holder &holder);
 
 // One line naming who holds the target, or that the server would not say.

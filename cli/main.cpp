@@ -53,7 +53,7 @@ int dispatch(const std::vector<std::string> &args) {
         }
         return command.run(rest);
     }
-    throw usage_error("unknown command " + name + "; `advlock --help` lists them");
+    throw usage_error("unknown command " + advlock::printable(name) + "; `advlock --help` lists them");
 }
 
 }  // namespace

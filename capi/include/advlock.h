@@ -475,6 +475,11 @@ ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
 /* A timeout meaning "wait as long as it takes". */
 #define ADVLOCK_WAIT_FOREVER (-1)
 
+/* The longest timeout_ms a wait accepts, on every backend: 2147483647 ms
+   (about 24.8 days), PostgreSQL's lock_timeout being an int of
+   milliseconds. Larger values are ADVLOCK_EINVAL. */
+#define ADVLOCK_WAIT_MAX_MS INT64_C(2147483647)
+
 /*
  * Take a lock, waiting on the server (lock_timeout + pg_advisory_lock: no
  * polling) for up to timeout_ms milliseconds; ADVLOCK_WAIT_FOREVER waits
@@ -665,6 +670,16 @@ ADVLOCK_API advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_k
 
 /* Release a string advlock allocated for the caller. Accepts NULL. */
 ADVLOCK_API void advlock_free(void *pointer);
+
+/* text_len bytes of text (ADVLOCK_NUL_TERMINATED allowed) made safe to print
+   on a terminal: at most max_bytes of it, followed by "..." when cut (never
+   inside a character); control characters and bytes that are not UTF-8 as
+   \xNN, C1 controls and bidirectional overrides as \u{XXXX}. What advlock's
+   own messages do with the input they quote, for text a program prints
+   itself (lock names, holders' application and process names). *out is
+   released with advlock_free. */
+ADVLOCK_API advlock_status advlock_text_printable(char **out, const char *text, size_t text_len,
+                                                  size_t max_bytes);
 
 /* The psql expression computing the advlock key of a name (the name written
    as a string literal), e.g. for `SELECT <expr>;`. Same name rules as

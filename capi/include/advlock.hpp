@@ -491,6 +491,14 @@ inline std::string take_string(char *text) {
 }
 }  // namespace detail
 
+// text safe to print on a terminal, at most max_bytes of it (then "..."):
+// control characters escaped, as advlock's own messages quote input.
+inline std::string printable(std::string_view text, std::size_t max_bytes = 80) {
+    char *out = nullptr;
+    detail::check(advlock_text_printable(&out, text.data() ? text.data() : "", text.size(), max_bytes));
+    return detail::take_string(out);
+}
+
 // The psql expression computing the advlock key of name. Throws bad_key.
 inline std::string name_key_sql(std::string_view name) {
     char *out = nullptr;

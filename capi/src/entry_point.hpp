@@ -45,7 +45,10 @@ std::size_t string_length(const char *text, std::size_t len);
 void copy_to_buffer(char *out, std::size_t out_size, const std::string &text, const char *function,
                     const char *size_name);
 
-// Throws InvalidArgument unless timeout_ms is 0..INT32_MAX or ADVLOCK_WAIT_FOREVER.
+// A malloc'ed copy of text and its NUL, which the caller releases with advlock_free.
+char *allocated_copy(const std::string &text);
+
+// Throws InvalidArgument unless timeout_ms is 0..ADVLOCK_WAIT_MAX_MS or ADVLOCK_WAIT_FOREVER.
 void require_timeout(std::int64_t timeout_ms, const char *function);
 
 }  // namespace advlock::capi

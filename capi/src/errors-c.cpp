@@ -1,9 +1,11 @@
 // Status names, the thread-local last error, and the exception translation
 // every entry point uses.
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "entry_point.hpp"
+#include "text/duration.hpp"
 
 namespace advlock::capi {
 
@@ -72,10 +74,21 @@ void copy_to_buffer(char *out, std::size_t out_size, const std::string &text, co
     std::memcpy(out, text.c_str(), text.size() + 1);
 }
 
+char *allocated_copy(const std::string &text) {
+    char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+    if (!copy) throw std::bad_alloc();
+    std::memcpy(copy, text.c_str(), text.size() + 1);
+    return copy;
+}
+
+static_assert(ADVLOCK_WAIT_MAX_MS == core::kLongestWaitMs, "the C ABI's longest wait is the core's");
+
 void require_timeout(std::int64_t timeout_ms, const char *function) {
-    if (timeout_ms < ADVLOCK_WAIT_FOREVER || timeout_ms > INT32_MAX) {
+    if (timeout_ms < ADVLOCK_WAIT_FOREVER || timeout_ms > ADVLOCK_WAIT_MAX_MS) {
         throw core::InvalidArgument(std::string(function) + ": timeout_ms " + std::to_string(timeout_ms) +
-                                    " is out of range: give 0 to 2147483647 milliseconds, or ADVLOCK_WAIT_FOREVER");
+                                    " is out of range: give 0 to " + std::to_string(ADVLOCK_WAIT_MAX_MS) +
+                                    " milliseconds (ADVLOCK_WAIT_MAX_MS, " + core::kLongestWaitText +
+                                    "), or ADVLOCK_WAIT_FOREVER");
     }
 }
 

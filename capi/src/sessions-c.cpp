@@ -10,6 +10,7 @@
 #include "mysql/mysql_session.hpp"
 #include "mysql/mysql_url.hpp"
 #include "postgres/pg_session.hpp"
+#include "session/database_url.hpp"
 
 using advlock::capi::guarded;
 using advlock::capi::require;
@@ -149,6 +150,7 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
             mysql_options.heartbeat_deadline_ms = session_options.heartbeat_deadline_ms;
             opened = core::MysqlSession::open(url, mysql_options);
         } else {
+            core::check_database_url(url);  // a typo gets a did-you-mean, not libpq's parse error
             opened = core::PgSession::open(url, session_options);
         }
         auto handle = std::make_unique<advlock_session>(advlock_session{std::move(opened)});

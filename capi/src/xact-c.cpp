@@ -14,6 +14,7 @@
 #include "text/message_text.hpp"
 #include "text/utf8.hpp"
 
+using advlock::capi::allocated_copy;
 using advlock::capi::guarded;
 using advlock::capi::require;
 namespace core = advlock::core;
@@ -73,17 +74,6 @@ advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind, co
 
 void advlock_free(void *pointer) { std::free(pointer); }
 
-namespace {
-
-// A malloc'ed copy the caller releases with advlock_free.
-char *allocated_copy(const std::string &text) {
-    char *copy = static_cast<char *>(std::malloc(text.size() + 1));
-    if (!copy) throw std::bad_alloc();
-    std::memcpy(copy, text.c_str(), text.size() + 1);
-    return copy;
-}
-
-}  // namespace
 
 advlock_status advlock_key_name_sql(char **out, const char *name, size_t name_len) {
     if (out) *out = nullptr;

@@ -20,11 +20,13 @@ int check_command(const std::vector<std::string> &args) {
     }();
     for (std::size_t i = 0; i < registry.size(); ++i) {
         const advlock::registry_entry entry = registry.at(i);
-        std::cout << entry.name() << "\t" << entry.key().to_string();
-        if (!entry.description().empty()) std::cout << "\t" << entry.description();
+        // Names and descriptions are the file's: escaped (a tab or an escape
+        // sequence in them would break the columns or the terminal).
+        std::cout << advlock::printable(entry.name(), 1024) << "\t" << entry.key().to_string();
+        if (!entry.description().empty()) std::cout << "\t" << advlock::printable(entry.description(), 200);
         std::cout << "\n";
     }
-    std::cout << arguments.positionals[0] << ": ok, " << registry.size() << (registry.size() == 1 ? " lock" : " locks")
+    std::cout << advlock::printable(arguments.positionals[0], 200) << ": ok, " << registry.size() << (registry.size() == 1 ? " lock" : " locks")
               << "\n";
     return exit_code::ok;
 }

@@ -33,9 +33,10 @@ to COMMAND. A signal while waiting for the lock cancels the wait: exit 128+N.
                            exists): database, registry, also_local, local_url,
                            and under [run] wait, kill_grace, conflict_exit_code;
                            options given here win
-  --wait DURATION          wait up to DURATION for the lock (500ms, 30s, 10m...);
-                           default: do not wait. On a terminal a live line shows
-                           who holds it and for how long; quiet otherwise
+  --wait DURATION          wait up to DURATION for the lock (500ms, 30s, 10m...,
+                           at most 24d); default: do not wait. On a terminal a
+                           live line shows who holds it and for how long; quiet
+                           otherwise
   --shared                 a shared lock: shared holders run together and
                            exclude exclusive ones
   --conflict-exit-code N   exit code when the lock is held elsewhere (default 3)
@@ -90,6 +91,8 @@ SHA-256("advlock:" + NAME), big-endian, signed).
   --scheme with_advisory_lock   the Ruby gem's key: (crc32(NAME) & 0x7fffffff, prefix)
   --prefix N                    the gem's WITH_ADVISORY_LOCK_PREFIX (default 0)
   --sql                         print only the psql statement
+
+A NAME that begins with '-' goes after "--": advlock key -- -nightly.
 )";
 
 const char *const kSqlHelp = R"(usage: advlock sql revoke|grant --role ROLE

@@ -18,16 +18,16 @@ int hold_command(const std::vector<std::string> &args) {
     std::vector<OptionSpec> spec = target_options();
     spec.insert(spec.end(), {{"for", true}, {"wait", true}, {"shared", false}});
     const Arguments arguments = parse_arguments("hold", args, spec, /*takes_command=*/false);
-    if (!arguments.positionals.empty()) throw usage_error("advlock hold: unexpected " + arguments.positionals[0]);
+    if (!arguments.positionals.empty()) throw usage_error("advlock hold: unexpected " + advlock::printable(arguments.positionals[0]));
     const std::optional<advlock::config> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "hold");
     const std::optional<advlock::registry> registry = registry_option(arguments, config);
     const LockTarget target = lock_target(arguments, registry, "hold");
     const bool limited = arguments.has("for");
     const std::chrono::milliseconds hold_for =
-        limited ? parse_duration(*arguments.value("for"), "for") : std::chrono::hours(24 * 365 * 100);
+        limited ? parse_duration("hold", "for", *arguments.value("for")) : std::chrono::hours(24 * 365 * 100);
     const std::chrono::milliseconds wait =
-        arguments.value("wait") ? parse_duration(*arguments.value("wait"), "wait") : std::chrono::milliseconds(0);
+        arguments.value("wait") ? parse_wait("hold", "wait", *arguments.value("wait")) : std::chrono::milliseconds(0);
     const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
 
     advlock::session session = open_session(url, "advlock hold");

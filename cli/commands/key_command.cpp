@@ -18,7 +18,7 @@ int key_command(const std::vector<std::string> &args) {
     const std::string &name = arguments.positionals[0];
     const std::string scheme = arguments.value("scheme").value_or("advlock");
     if (scheme != "advlock" && scheme != "with_advisory_lock") {
-        throw usage_error("advlock key: --scheme " + scheme + ": give advlock or with_advisory_lock");
+        throw usage_error("advlock key: --scheme " + advlock::printable(scheme) + ": give advlock or with_advisory_lock");
     }
     if (arguments.has("prefix") && scheme != "with_advisory_lock") {
         throw usage_error("advlock key: --prefix belongs to --scheme with_advisory_lock");
@@ -31,7 +31,7 @@ int key_command(const std::vector<std::string> &args) {
         } catch (...) {
             used = 0;
         }
-        if (used == 0 || used != text->size()) throw usage_error("advlock key: --prefix " + *text + ": give an integer");
+        if (used == 0 || used != text->size()) throw usage_error("advlock key: --prefix " + advlock::printable(*text) + ": give an integer");
     }
     try {
         if (scheme == "with_advisory_lock") {

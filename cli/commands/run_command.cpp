@@ -18,7 +18,7 @@ namespace {
 void check_period(const Arguments &arguments) {
     const std::optional<std::string> period = arguments.value("once-per");
     if (period && *period != "hour" && *period != "day" && *period != "week" && *period != "month") {
-        throw usage_error("advlock run: --once-per " + *period + ": give hour, day, week or month");
+        throw usage_error("advlock run: --once-per " + advlock::printable(*period) + ": give hour, day, week or month");
     }
 }
 
@@ -32,7 +32,7 @@ int conflict_code(const Arguments &arguments, const std::optional<advlock::confi
     } catch (...) {
     }
     if (used != text->size() || code < 0 || code > 255) {
-        throw usage_error("--conflict-exit-code " + *text + ": give an exit code from 0 to 255");
+        throw usage_error("advlock run: --conflict-exit-code " + advlock::printable(*text) + ": give an exit code from 0 to 255");
     }
     return code;
 }
@@ -57,15 +57,15 @@ int run_command(const std::vector<std::string> &args) {
     const int on_conflict = conflict_code(arguments, config);
     check_period(arguments);
     const std::optional<std::string> wait_text = setting(arguments, config, "wait", "run.wait");
-    const std::chrono::milliseconds wait = wait_text ? parse_duration(*wait_text, "wait") : std::chrono::milliseconds(0);
+    const std::chrono::milliseconds wait = wait_text ? parse_wait("run", "wait", *wait_text) : std::chrono::milliseconds(0);
     const std::optional<std::string> grace_text = setting(arguments, config, "kill-grace", "run.kill_grace");
     const std::chrono::milliseconds grace =
-        grace_text ? parse_duration(*grace_text, "kill-grace") : std::chrono::seconds(10);
+        grace_text ? parse_duration("run", "kill-grace", *grace_text) : std::chrono::seconds(10);
     const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
 
     const bool also_local =
         arguments.flags.count("also-local") > 0 || (config && config->get("also_local") == std::optional<std::string>("true"));
-    if (also_local && is_local(url)) throw usage_error("advlock run: --also-local goes with a database --db, not " + url);
+    if (also_local && is_local(url)) throw usage_error("advlock run: --also-local goes with a database --db, not " + advlock::printable(url));
     const std::string local_url = setting(arguments, config, "local-url", "local_url").value_or("local");
     if (!is_local(local_url)) {
         // Not quoted: a database URL given here may carry a password.

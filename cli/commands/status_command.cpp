@@ -62,11 +62,14 @@ void print_json(const std::vector<advlock::holder> &rows) {
 void print_table(const std::vector<advlock::holder> &rows) {
     const std::vector<std::string> header = {"LOCK", "KEY", "MODE", "STATE", "PID", "APPLICATION", "USER", "CLIENT", "SINCE"};
     std::vector<std::vector<std::string>> table = {header};
+    // Lock names (any UTF-8) and application, process, user and host names
+    // (anyone's to choose) are escaped and bounded for the terminal.
+    const auto cell = [](const std::string &text) { return advlock::printable(text, 200); };
     for (const advlock::holder &h : rows) {
-        table.push_back({h.lock_name.value_or("-"), h.key.to_string(),
+        table.push_back({cell(h.lock_name.value_or("-")), h.key.to_string(),
                          h.mode == advlock::mode::shared ? "shared" : "exclusive", h.granted ? "holds" : "waits",
-                         std::to_string(h.pid), h.application_name.value_or(h.details_hidden ? "(hidden)" : "-"),
-                         h.user.value_or("-"), h.client_hostname.value_or(h.client_addr.value_or("-")),
+                         std::to_string(h.pid), cell(h.application_name.value_or(h.details_hidden ? "(hidden)" : "-")),
+                         cell(h.user.value_or("-")), cell(h.client_hostname.value_or(h.client_addr.value_or("-"))),
                          iso_time(h.granted ? h.backend_start_unix_us : h.wait_start_unix_us)});
     }
     std::vector<std::size_t> widths(header.size(), 0);
@@ -90,7 +93,7 @@ int status_command(const std::vector<std::string> &args) {
     std::vector<OptionSpec> spec = target_options();
     spec.push_back({"json", false});
     const Arguments arguments = parse_arguments("status", args, spec, /*takes_command=*/false);
-    if (!arguments.positionals.empty()) throw usage_error("advlock status: unexpected " + arguments.positionals[0]);
+    if (!arguments.positionals.empty()) throw usage_error("advlock status: unexpected " + advlock::printable(arguments.positionals[0]));
     const std::optional<advlock::config> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "status");
     const std::optional<advlock::registry> registry = registry_option(arguments, config);

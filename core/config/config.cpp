@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "io/read_file.hpp"
 #include "text/duration.hpp"
+#include "text/line_secrets.hpp"
 #include "text/message_text.hpp"
 #include "toml/toml_reader.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 
 using toml::Value;
 
-enum class Kind { Text, Boolean, Duration, ExitCode };
+enum class Kind { Text, Boolean, Duration, Wait, ExitCode };
 
 struct Setting {
     const char *name;  // as get() names it: "database", "run.wait"
@@ -24,13 +25,13 @@ struct Setting {
 const Setting kSettings[] = {
     {"database", Kind::Text},          {"registry", Kind::Text},       {"also_local", Kind::Boolean},
     {"local_url", Kind::Text},
-    {"run.wait", Kind::Duration},      {"run.kill_grace", Kind::Duration}, {"run.conflict_exit_code", Kind::ExitCode},
+    {"run.wait", Kind::Wait},      {"run.kill_grace", Kind::Duration}, {"run.conflict_exit_code", Kind::ExitCode},
 };
 
 class Reader {
 public:
-    Reader(std::string origin, std::map<std::string, std::string> &settings)
-        : origin_(std::move(origin)), settings_(settings) {}
+    Reader(std::string origin, std::string_view text, std::map<std::string, std::string> &settings)
+        : origin_(std::move(origin)), text_(text), settings_(settings) {}
 
     void read(const Value &table, const std::string &prefix) {
         for (std::size_t i = 0; i < table.keys.size(); ++i) {
@@ -48,7 +49,7 @@ public:
 
 private:
     [[noreturn]] void fail(int line, const std::string &message) const {
-        throw ConfigError(origin_ + ":" + std::to_string(line) + ": " + message);
+        throw ConfigError(printable(origin_, 200) + ":" + std::to_string(line) + ": " + message);
     }
 
     static const Setting *find(const std::string &name) {
@@ -61,7 +62,9 @@ private:
     [[noreturn]] void unknown(const std::string &name, int line) const {
         std::vector<std::string> names;
         for (const Setting &s : kSettings) names.emplace_back(s.name);
-        std::string message = "unknown setting " + quoted(name) +
+        // The key may be a connection string written where a value belongs.
+        const std::string shown = quoted_from_line(line_of(text_, line), name, kQuotedBytes);
+        std::string message = "unknown setting " + shown +
                               "; known: database, registry, also_local, local_url, and under [run]: wait, kill_grace, "
                               "conflict_exit_code";
         const std::string near = closest_match(name, names);
@@ -81,13 +84,20 @@ private:
                 if (value.kind != Value::Kind::Boolean) fail(value.line, name + " must be true or false");
                 return value.boolean ? "true" : "false";
             case Kind::Duration:
+            case Kind::Wait: {
                 if (value.kind != Value::Kind::String) fail(value.line, name + " must be a duration in quotes, e.g. \"30s\"");
+                std::chrono::milliseconds duration{};
                 try {
-                    parse_duration(value.string);
+                    duration = parse_duration(value.string);
                 } catch (const InvalidArgument &e) {
                     fail(value.line, name + ": " + e.what());
                 }
+                if (setting.kind == Kind::Wait && duration.count() > kLongestWaitMs) {
+                    fail(value.line, name + " = " + quoted(value.string) + " is longer than the longest wait, " +
+                                         kLongestWaitText);
+                }
                 return value.string;
+            }
             case Kind::ExitCode:
                 if (value.kind != Value::Kind::Integer || value.integer < 0 || value.integer > 255) {
                     fail(value.line, name + " must be an exit code from 0 to 255");
@@ -98,6 +108,7 @@ private:
     }
 
     std::string origin_;
+    std::string_view text_;
     std::map<std::string, std::string> &settings_;
 };
 
@@ -110,9 +121,9 @@ Config Config::parse(std::string_view text, const std::string &origin) {
     try {
         root = toml::parse(text);
     } catch (const toml::SyntaxError &e) {
-        throw ConfigError(origin + ":" + std::to_string(e.line()) + ": " + e.what());
+        throw ConfigError(printable(origin, 200) + ":" + std::to_string(e.line()) + ": " + e.what());
     }
-    Reader(origin, config.settings_).read(root, "");
+    Reader(origin, text, config.settings_).read(root, "");
     return config;
 }
 

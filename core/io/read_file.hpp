@@ -8,7 +8,8 @@
 namespace advlock::core {
 
 // what: "registry file", "config file"... Throws IoError when the path cannot
-// be read (missing, a directory, no permission) or is larger than max_bytes.
+// be read (missing, no permission), is not a regular file (a directory, a FIFO,
+// a device: refused at once, never read) or is larger than max_bytes.
 std::string read_small_file(const std::string &path, const std::string &what, std::size_t max_bytes);
 
 }  // namespace advlock::core

@@ -92,7 +92,9 @@ void check_ancestor(const struct stat &info, const std::string &ancestor, const 
 void require_trusted_directory(int fd, const std::string &path, const LocalUrl &url) {
     struct stat info {};
     if (::fstat(fd, &info) != 0) throw IoError("cannot inspect the lock directory " + path + ": " + std::strerror(errno));
-    const std::string real = real_path(fd, path);
+    // For messages only, which print it (and its ancestors) unquoted: the real
+    // path, through links another user may have named, escaped.
+    const std::string real = printable(real_path(fd, path), PATH_MAX);
     check_lock_directory(info, real, url);
 
     // Up through ".." from the directory itself: the real ancestors, whatever

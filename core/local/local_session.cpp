@@ -16,6 +16,7 @@
 #include "local/file_owner.hpp"
 #include "registry/registry.hpp"
 #include "text/message_text.hpp"
+#include "text/utf8.hpp"
 
 namespace advlock::core {
 
@@ -27,11 +28,13 @@ std::string describe(const char *doing, const Key &key, LockMode mode) {
     return std::string(doing) + " " + format_key(key) + (mode == LockMode::Shared ? " (shared)" : "");
 }
 
+// The holder's comm: whatever bytes its executable's name had (escaped later,
+// where printed), made valid UTF-8 so that it travels as text (C ABI, JSON).
 std::string process_name(int pid) {
     std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
     std::string name;
     std::getline(comm, name);
-    return name;
+    return replace_invalid_utf8(name);
 }
 
 std::string process_user(int pid) {

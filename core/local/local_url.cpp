@@ -34,6 +34,15 @@ void read_parameters(const std::string &url, const std::string &query, LocalUrl 
 }  // namespace
 
 LocalUrl parse_local_url(const std::string &url) {
+    // Messages name the directory (and suggest commands with it) unquoted:
+    // a path that would need escaping to be shown, or is longer than a path
+    // can be, is refused here once.
+    constexpr std::size_t kLongestPath = 4096;  // PATH_MAX on Linux
+    if (url.size() > kLongestPath || printable(url, kLongestPath) != url) {
+        throw InvalidArgument("local lock URL " + quoted(url, 200) +
+                              ": give a directory path of at most 4096 bytes of UTF-8 text without control "
+                              "characters");
+    }
     const std::size_t question = url.find('?');
     const std::string location = url.substr(0, question);
     LocalUrl parsed;

@@ -1,5 +1,7 @@
 #include "registry/registry.hpp"
 
+#include <unordered_set>
+
 #include "error.hpp"
 #include "io/read_file.hpp"
 #include "keys/key_text.hpp"
@@ -13,8 +15,9 @@ namespace {
 
 using toml::Value;
 
-// A registry larger than this is a mistake (or an attack), not a list of jobs.
-constexpr std::size_t kMaxFileBytes = 16 * 1024 * 1024;
+// A registry larger than this is a mistake (or an attack), not a list of jobs:
+// 4 MiB holds some 40,000 locks with descriptions.
+constexpr std::size_t kMaxFileBytes = 4 * 1024 * 1024;
 
 const std::vector<std::string> kEntryFields = {"key", "description", "shares_with"};
 
@@ -46,14 +49,13 @@ public:
 
 private:
     [[noreturn]] void fail(int line, const std::string &message) const {
-        throw RegistryError(registry_.origin_ + ":" + std::to_string(line) + ": " + message);
+        throw RegistryError(printable(registry_.origin_, 200) + ":" + std::to_string(line) + ": " + message);
     }
 
     void add_entry(const std::string &name, const Value &table) {
         const std::string label = "lock " + quoted(name);
         if (!table.is_table()) {
-            fail(table.line, label + " must be a table ([locks." + name + "] with key = ...), not " +
-                                 table.kind_name());
+            fail(table.line, label + " must be a table ([locks.NAME] with key = ...), not " + table.kind_name());
         }
         try {
             validate_lock_name(name);
@@ -162,11 +164,17 @@ private:
                 }
             }
         }
-        const auto declared = [](const RegistryEntry &a, const RegistryEntry &b) {
-            for (const std::string &name : a.shares_with) {
-                if (ascii_lower(name) == ascii_lower(b.name)) return true;
-            }
-            return false;
+        // Every declared pair once, in a set: looking through a's list for
+        // each b would be quadratic in a registry where many locks share a key.
+        std::unordered_set<std::string> pairs;
+        const auto pair_of = [](const std::string &a, const std::string &b) {
+            return ascii_lower(a) + '\0' + ascii_lower(b);
+        };
+        for (const RegistryEntry &entry : entries) {
+            for (const std::string &other : entry.shares_with) pairs.insert(pair_of(entry.name, other));
+        }
+        const auto declared = [&](const RegistryEntry &a, const RegistryEntry &b) {
+            return pairs.count(pair_of(a.name, b.name)) > 0;
         };
         for (std::size_t i = 0; i < entries.size(); ++i) {
             const std::size_t first_index = registry_.by_key_.at(entries[i].key);
@@ -177,7 +185,7 @@ private:
             fail(entry.line, "lock " + quoted(entry.name) + " has key " + format_key(entry.key) +
                                  (entry.key_from_name ? " (derived from its name)" : "") + ", already used by " +
                                  quoted(first.name) + " (line " + std::to_string(first.line) +
-                                 "); give it its own key, or add shares_with = [\"" + first.name +
+                                 "); give it its own key, or add shares_with = [\"" + printable(first.name) +
                                  "\"] if the two jobs must exclude each other");
         }
     }
@@ -190,7 +198,7 @@ Registry Registry::parse(std::string_view text, const std::string &origin) {
     try {
         root = toml::parse(text);
     } catch (const toml::SyntaxError &e) {
-        throw RegistryError(origin + ":" + std::to_string(e.line()) + ": " + e.what());
+        throw RegistryError(printable(origin, 200) + ":" + std::to_string(e.line()) + ": " + e.what());
     }
     return RegistryBuilder(origin).build(root);
 }

@@ -44,6 +44,17 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
     return std::nullopt;
 }
 
+std::string replace_invalid_utf8(std::string_view text) {
+    std::string out;
+    while (const auto bad = first_invalid_utf8(text)) {
+        out.append(text.substr(0, *bad));
+        append_utf8(out, 0xFFFD);
+        text.remove_prefix(*bad + 1);
+    }
+    out.append(text);
+    return out;
+}
+
 void append_utf8(std::string &out, char32_t cp) {
     if (cp < 0x80) {
         out += static_cast<char>(cp);

@@ -5,17 +5,19 @@
 #include <vector>
 
 #include "text/message_text.hpp"
+#include "text/line_secrets.hpp"
 #include "text/utf8.hpp"
 
 namespace advlock::core::toml {
+
+// Keeps a function's frame (and its many message temporaries) out of the
+// recursive functions that call it.
+#define ADVLOCK_NOINLINE __attribute__((noinline))
 
 namespace {
 
 using Kind = Value::Kind;
 using Origin = Value::Origin;
-
-// Arrays and inline tables nest; a hostile file must not exhaust the stack.
-constexpr int kMaxNesting = 64;
 
 bool is_bare_key_char(char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -24,17 +26,6 @@ bool is_bare_key_char(char c) {
 
 bool ends_bare_value(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ']' || c == '}' || c == '#';
-}
-
-std::string display_path(const std::vector<std::string> &path, std::size_t count) {
-    std::string out;
-    for (std::size_t i = 0; i < count; ++i) {
-        if (i) out += '.';
-        bool bare = !path[i].empty();
-        for (const char c : path[i]) bare = bare && is_bare_key_char(c);
-        out += bare ? path[i] : quoted(path[i]);
-    }
-    return out;
 }
 
 Value make_table(Origin origin, int line) {
@@ -54,13 +45,14 @@ public:
         if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a UTF-8 byte order mark
         root_ = make_table(Origin::Root, 1);
         current_ = &root_;
+        current_depth_ = 0;
         for (;;) {
             skip_blank_lines();
             if (at_end()) break;
             if (peek() == '[') {
                 parse_table_header();
             } else {
-                parse_key_value(*current_, /*depth=*/0);
+                parse_key_value(*current_, current_depth_);
             }
             expect_end_of_line();
         }
@@ -77,6 +69,62 @@ private:
     bool starts_with(std::string_view s) const { return text_.substr(pos_, s.size()) == s; }
 
     [[noreturn]] void fail(const std::string &message) const { throw SyntaxError(line_, message); }
+
+    // Input as a message may quote it: passwords found on the current line
+    // replaced first (a config line such as database = postgresql://u:PW@h/db
+    // is not TOML, and a cut after the password's first bytes would still
+    // show them), then escaped and bounded.
+    std::string shown(std::string_view input, std::size_t max_bytes = kQuotedBytes) const {
+        return quoted_from_line(current_line(), input, max_bytes);
+    }
+
+    // A key path as messages show it: bare segments as they are, others
+    // quoted, each redacted like shown() (a connection string may have been
+    // written as a key), the whole bounded (16 keys of 4096 bytes each).
+    std::string display_path(const std::vector<std::string> &path, std::size_t count) const {
+        constexpr std::size_t kShownSegment = 40, kShownPath = 160;
+        const std::string_view line = current_line();
+        std::string out;
+        for (std::size_t i = 0; i < count; ++i) {
+            if (out.size() > kShownPath) return out + "...";
+            if (i) out += '.';
+            bool bare = !path[i].empty();
+            for (const char c : path[i]) bare = bare && is_bare_key_char(c);
+            const std::string segment = redacted_from_line(line, path[i]);
+            out += bare ? printable(segment, kShownSegment) : quoted(segment, kShownSegment);
+        }
+        return out;
+    }
+
+    std::string_view current_line() const {
+        std::size_t start = pos_ < text_.size() ? pos_ : text_.size();
+        while (start > 0 && text_[start - 1] != '\n') --start;
+        return text_.substr(start, text_.find('\n', start) - start);
+    }
+
+    int column() const {
+        std::size_t start = pos_;
+        while (start > 0 && text_[start - 1] != '\n') --start;
+        return static_cast<int>(pos_ - start) + 1;
+    }
+
+    // One more value in the document; refused past kMaxValues.
+    void count_value() {
+        if (++values_ > kMaxValues) {
+            fail("more than " + std::to_string(kMaxValues) + " values in one file (the limit of advlock files); "
+                 "split the file");
+        }
+    }
+
+    void check_depth(int depth) const {
+        if (depth > kMaxDepth) fail_too_deep();
+    }
+
+    [[noreturn]] ADVLOCK_NOINLINE void fail_too_deep() const {
+        fail("tables, keys and arrays nested more than " + std::to_string(kMaxDepth) +
+             " deep (the limit of advlock files, which need three: [locks.NAME] key = [1, 2])");
+    }
+
     [[noreturn]] void fail_at(int line, const std::string &message) const { throw SyntaxError(line, message); }
 
     void check_encoding() {
@@ -128,7 +176,7 @@ private:
         skip_spaces();
         skip_comment();
         if (at_end() || take_newline()) return;
-        fail("unexpected " + quoted(text_.substr(pos_, 20)) +
+        fail("unexpected " + shown(text_.substr(pos_, 20), 20) + " at column " + std::to_string(column()) +
              " after a complete statement; put one key = value or [table] per line");
     }
 
@@ -144,6 +192,15 @@ private:
     // ---- keys -------------------------------------------------------------
 
     std::string parse_simple_key() {
+        std::string key = parse_simple_key_text();
+        if (key.size() > kMaxKeyBytes) {
+            fail("a key of " + std::to_string(key.size()) + " bytes is longer than the " +
+                 std::to_string(kMaxKeyBytes) + " bytes allowed for a key");
+        }
+        return key;
+    }
+
+    std::string parse_simple_key_text() {
         if (peek() == '"') {
             if (starts_with("\"\"\"")) fail("a key cannot be a multi-line string");
             return parse_basic_string();
@@ -156,16 +213,19 @@ private:
         while (!at_end() && is_bare_key_char(peek())) ++pos_;
         if (pos_ == start) {
             if (at_end() || peek() == '\n' || peek() == '\r' || peek() == '=') fail("a key is missing");
-            fail("unexpected " + quoted(text_.substr(pos_, 1)) +
+            fail("unexpected " + shown(text_.substr(pos_, 1)) +
                  " in a key: bare keys use A-Z a-z 0-9 _ -; quote other keys");
         }
         return std::string(text_.substr(start, pos_ - start));
     }
 
-    std::vector<std::string> parse_key_path() {
+    // A dotted key under a table at depth; refused as soon as it would nest
+    // deeper than kMaxDepth (not after reading 80,000 segments).
+    ADVLOCK_NOINLINE std::vector<std::string> parse_key_path(int depth) {
         std::vector<std::string> path;
         for (;;) {
             skip_spaces();
+            check_depth(depth + static_cast<int>(path.size()) + 1);
             path.push_back(parse_simple_key());
             skip_spaces();
             if (peek() != '.') return path;
@@ -182,14 +242,16 @@ private:
                  "use one [table] per entry");
         }
         ++pos_;  // '['
-        const std::vector<std::string> path = parse_key_path();
+        const std::vector<std::string> path = parse_key_path(0);
         if (peek() != ']') fail("expected ']' to close the table header");
         ++pos_;
 
+        current_depth_ = static_cast<int>(path.size());
         Value *table = &root_;
         for (std::size_t i = 0; i + 1 < path.size(); ++i) {
             Value *next = table->find(path[i]);
             if (!next) {
+                count_value();
                 next = &table->add(path[i], make_table(Origin::Implicit, line));
             } else if (!next->is_table()) {
                 fail("[" + display_path(path, path.size()) + "]: " + display_path(path, i + 1) +
@@ -204,6 +266,7 @@ private:
         const std::string &last = path.back();
         Value *existing = table->find(last);
         if (!existing) {
+            count_value();
             current_ = &table->add(last, make_table(Origin::Header, line));
             return;
         }
@@ -225,9 +288,20 @@ private:
         fail("table " + name + " was already defined by keys at line " + std::to_string(existing->line));
     }
 
+    // A key = value line in table, which is depth levels deep. This,
+    // parse_value, parse_array and parse_inline_table recurse: each keeps its
+    // own frame small and leaves the rest (messages above all, whose
+    // temporaries are many) to functions that are not inlined into it, so 16
+    // levels need little stack even in a sanitizer build.
     void parse_key_value(Value &table, int depth) {
         const int line = line_;
-        const std::vector<std::string> path = parse_key_path();
+        const std::vector<std::string> path = parse_key_path(depth);
+        take_equals(path);
+        Value value = parse_value(depth + static_cast<int>(path.size()));
+        insert(table, path, line, std::move(value));
+    }
+
+    ADVLOCK_NOINLINE void take_equals(const std::vector<std::string> &path) {
         if (peek() != '=') {
             if (at_end() || peek() == '\n' || peek() == '\r' || peek() == '#') {
                 fail("key " + display_path(path, path.size()) + " has no value: write key = value");
@@ -236,12 +310,15 @@ private:
         }
         ++pos_;
         skip_spaces();
-        Value value = parse_value(depth);
+    }
 
+    // Puts value at path under table, making the tables a dotted key implies.
+    ADVLOCK_NOINLINE void insert(Value &table, const std::vector<std::string> &path, int line, Value value) {
         Value *target = &table;
         for (std::size_t i = 0; i + 1 < path.size(); ++i) {
             Value *next = target->find(path[i]);
             if (!next) {
+                count_value();
                 next = &target->add(path[i], make_table(Origin::DottedKey, line));
             } else if (!next->is_table()) {
                 fail("key " + display_path(path, path.size()) + ": " + display_path(path, i + 1) +
@@ -262,9 +339,23 @@ private:
 
     // ---- values -----------------------------------------------------------
 
+    // A value that, when it is an array or an inline table, is depth levels deep.
     Value parse_value(int depth) {
+        count_value();
         Value value;
         value.line = line_;
+        const char c = peek();
+        if (c == '[') {
+            parse_array(value, depth);
+        } else if (c == '{') {
+            parse_inline_table(value, depth);
+        } else {
+            parse_scalar(value);
+        }
+        return value;
+    }
+
+    ADVLOCK_NOINLINE void parse_scalar(Value &value) {
         const char c = peek();
         if (at_end() || c == '\n' || c == '\r' || c == '#') fail("a value is missing after '='");
         if (c == '"') {
@@ -273,19 +364,8 @@ private:
         } else if (c == '\'') {
             value.kind = Kind::String;
             value.string = starts_with("'''") ? parse_multiline_literal_string() : parse_literal_string();
-        } else if (c == '[') {
-            parse_array(value, depth + 1);
-        } else if (c == '{') {
-            parse_inline_table(value, depth + 1);
         } else {
             parse_bare_value(value);
-        }
-        return value;
-    }
-
-    void check_depth(int depth) const {
-        if (depth > kMaxNesting) {
-            fail("arrays and inline tables nested more than " + std::to_string(kMaxNesting) + " deep");
         }
     }
 
@@ -295,19 +375,23 @@ private:
         ++pos_;  // '['
         for (;;) {
             skip_array_space();
-            if (at_end()) fail_at(array.line, "array is not closed with ']'");
+            if (at_end()) fail_unclosed_array(array);
             if (peek() == ']') break;
-            array.items.push_back(parse_value(depth));
+            array.items.push_back(parse_value(depth + 1));
             skip_array_space();
             if (peek() == ',') {
                 ++pos_;
                 continue;
             }
             if (peek() == ']') break;
-            if (at_end()) fail_at(array.line, "array is not closed with ']'");
-            fail("expected ',' or ']' in an array, found " + quoted(text_.substr(pos_, 1)));
+            fail_unclosed_array(array);
         }
         ++pos_;  // ']'
+    }
+
+    [[noreturn]] ADVLOCK_NOINLINE void fail_unclosed_array(const Value &array) const {
+        if (at_end()) fail_at(array.line, "array is not closed with ']'");
+        fail("expected ',' or ']' in an array, found " + shown(text_.substr(pos_, 1)));
     }
 
     void parse_inline_table(Value &table, int depth) {
@@ -322,9 +406,7 @@ private:
         }
         for (;;) {
             skip_spaces();
-            if (at_end() || peek() == '\n' || peek() == '\r') {
-                fail_at(table.line, "inline table is not closed with '}' on the same line");
-            }
+            if (at_end() || peek() == '\n' || peek() == '\r') fail_unclosed_inline_table(table);
             parse_key_value(table, depth);
             skip_spaces();
             if (peek() == ',') {
@@ -335,8 +417,15 @@ private:
                 ++pos_;
                 return;
             }
-            fail_at(table.line, "expected ',' or '}' in an inline table (which must fit on one line)");
+            fail_unclosed_inline_table(table);
         }
+    }
+
+    [[noreturn]] ADVLOCK_NOINLINE void fail_unclosed_inline_table(const Value &table) const {
+        if (at_end() || peek() == '\n' || peek() == '\r') {
+            fail_at(table.line, "inline table is not closed with '}' on the same line");
+        }
+        fail_at(table.line, "expected ',' or '}' in an inline table (which must fit on one line)");
     }
 
     void parse_bare_value(Value &value) {
@@ -381,7 +470,7 @@ private:
         }
         if (!well_formed) fail(describe_bad_value(token));
         if (base == 10 && digits.size() > 1 && digits[0] == '0') {
-            fail("integer " + quoted(token) + " has a leading zero, which TOML does not allow");
+            fail("integer " + shown(token, 40) + " has a leading zero, which TOML does not allow");
         }
 
         // Accumulate as a negative number so that INT64_MIN fits.
@@ -391,14 +480,14 @@ private:
             if (c == '_') continue;
             const int d = digit_value(c);
             if (value < (kMin + d) / base) {
-                fail("integer " + quoted(token) +
+                fail("integer " + shown(token, 40) +
                      " is out of range: TOML integers are 64-bit (-9223372036854775808..9223372036854775807)");
             }
             value = value * base - d;
         }
         if (!negative) {
             if (value == kMin) {
-                fail("integer " + quoted(token) +
+                fail("integer " + shown(token, 40) +
                      " is out of range: TOML integers are 64-bit (-9223372036854775808..9223372036854775807)");
             }
             value = -value;
@@ -407,25 +496,25 @@ private:
     }
 
     std::string describe_bad_value(std::string_view token) const {
-        const std::string shown = quoted(token, 40);
+        const std::string quoted_token = shown(token, 40);
         bool digits_only = true, has_dash_or_colon = false;
         for (const char c : token) {
             if (c == '-' || c == ':') has_dash_or_colon = true;
             else if (c < '0' || c > '9') digits_only = false;
         }
         if (token.size() >= 5 && digits_only && has_dash_or_colon && token[0] != '-') {
-            return "dates and times such as " + shown + " are not supported in advlock files; quote it as a string";
+            return "dates and times such as " + quoted_token + " are not supported in advlock files; quote it as a string";
         }
         if (token.find_first_of(".eE") != std::string_view::npos || token.find("inf") != std::string_view::npos ||
             token.find("nan") != std::string_view::npos) {
             bool numeric_start = token[0] == '+' || token[0] == '-' || (token[0] >= '0' && token[0] <= '9') ||
                                  token == "inf" || token == "nan";
             if (numeric_start) {
-                return "floating-point numbers such as " + shown +
+                return "floating-point numbers such as " + quoted_token +
                        " are not supported in advlock files; use an integer or a string";
             }
         }
-        return "unexpected value " + shown +
+        return "unexpected value " + quoted_token +
                ": expected a string in quotes, an integer, true or false, an array [...] or a table {...}";
     }
 
@@ -483,7 +572,7 @@ private:
                 return;
             }
             default:
-                fail("unknown escape \\" + std::string(c ? 1 : 0, c) +
+                fail("unknown escape \\" + printable(std::string_view(&c, c ? 1 : 0)) +
                      " in a string; use \\\\ for a backslash, or a 'literal string'");
         }
     }
@@ -576,6 +665,8 @@ private:
     int line_ = 1;
     Value root_;
     Value *current_ = nullptr;
+    int current_depth_ = 0;  // of current_: the number of keys in its [header]
+    std::size_t values_ = 0;
 };
 
 }  // namespace

@@ -172,7 +172,7 @@ TEST(CliRun, BadArgumentsExit64WithAClearMessage) {
         {{"run", "--db", db, "--name", "x", "--key", "1:2", "--", "true"}, "not both"},
         {{"run", "--db", db, "--key", "100:", "--", "true"}, "second number of the pair is missing"},
         {{"run", "--db", db, "--name", "x"}, "no command to run"},
-        {{"run", "--db", db, "--name", "x", "--wait", "soon", "--", "true"}, "give a duration"},
+        {{"run", "--db", db, "--name", "x", "--wait", "soon", "--", "true"}, "--wait: duration 'soon'"},
         {{"run", "--db", db, "--name", "x", "--conflict-exit-code", "300", "--", "true"}, "from 0 to 255"},
         {{"run", "--db", db, "--name", "x", "--bogus", "--", "true"}, "unknown option --bogus"},
         {{"run", "--db", db, "--db", db, "--name", "x", "--", "true"}, "given twice"},

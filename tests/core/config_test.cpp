@@ -45,6 +45,10 @@ TEST(Config, RefusesMistakesWithFileAndLine) {
               std::string::npos);
     EXPECT_NE(error_for("[run]\nwait = \"soon\"\n").find("advlock.toml:2: 'run.wait': duration 'soon'"),
               std::string::npos);
+    EXPECT_NE(error_for("[run]\nwait = \"25d\"\n").find("advlock.toml:2: 'run.wait' = '25d' is longer than the longest "
+                                                "wait, 2147483647ms"),
+              std::string::npos);
+    EXPECT_EQ(Config::parse("[run]\nwait = \"2147483647ms\"\n", "a.toml").get("run.wait"), "2147483647ms");
     EXPECT_NE(error_for("[run]\nconflict_exit_code = 256\n").find("from 0 to 255"), std::string::npos);
     EXPECT_NE(error_for("also_local = \"yes\"\n").find("must be true or false"), std::string::npos);
     EXPECT_NE(error_for("database = \"\"\n").find("non-empty string"), std::string::npos);

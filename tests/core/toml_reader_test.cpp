@@ -164,9 +164,9 @@ TEST(TomlReader, RefusesMalformedSyntaxAtTheRightLine) {
 
 TEST(TomlReader, LimitsNesting) {
     std::string deep = "a = " + std::string(100, '[') + std::string(100, ']') + "\n";
-    EXPECT_REFUSED(deep, 1, "nested more than 64 deep");
+    EXPECT_REFUSED(deep, 1, "nested more than 16 deep");
     std::string inline_deep = "a = ";
     for (int i = 0; i < 100; ++i) inline_deep += "{b = ";
     inline_deep += "1" + std::string(100, '}') + "\n";
-    EXPECT_REFUSED(inline_deep, 1, "nested more than 64 deep");
+    EXPECT_REFUSED(inline_deep, 1, "nested more than 16 deep");
 }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "error.hpp"
+#include "fuzz_checks.hpp"
 #include "keys/key_text.hpp"
 #include "keys/name_schemes.hpp"
 #include "text/message_text.hpp"
@@ -20,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         const Key key = parse_key(text);
         if (parse_key(format_key(key)) != key) std::abort();
     } catch (const BadKey &e) {
-        if (!is_valid_utf8(e.what())) std::abort();
+        advlock::fuzz::require_safe_message(e.what());
     }
     try {
         const Key first = advlock_key_for_name(text);

@@ -1,5 +1,6 @@
 // Fuzz the registry parser (and the TOML reader under it). Properties: every
-// input either loads or is refused with RegistryError carrying "origin:line: ";
+// input either loads or is refused with RegistryError carrying "origin:line: "
+// and a safe, bounded message (fuzz_checks.hpp);
 // in a loaded registry every entry is found again by its name and its key.
 #include <cstdint>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <string_view>
 
 #include "error.hpp"
+#include "fuzz_checks.hpp"
 #include "registry/registry.hpp"
 #include "text/message_text.hpp"
 
@@ -25,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         }
     } catch (const RegistryError &e) {
         if (std::string_view(e.what()).substr(0, 10) != "fuzz.toml:") std::abort();
+        advlock::fuzz::require_safe_message(e.what());
     }
     return 0;
 }

@@ -1,0 +1,34 @@
+// Fuzz the config file parser (and the TOML reader under it). Properties:
+// every input either loads or is refused with ConfigError carrying
+// "origin:line: " and a safe, bounded message; a loaded config answers for
+// every setting, and its durations parse again.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "config/config.hpp"
+#include "error.hpp"
+#include "fuzz_checks.hpp"
+#include "text/duration.hpp"
+
+using namespace advlock::core;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char *>(data), size);
+    try {
+        const Config config = Config::parse(text, "fuzz.toml");
+        for (const char *setting : {"database", "registry", "also_local", "local_url", "run.conflict_exit_code"}) {
+            if (const auto value = config.get(setting); value && value->empty()) std::abort();
+        }
+        for (const char *setting : {"run.wait", "run.kill_grace"}) {
+            if (const auto value = config.get(setting)) parse_duration(*value);  // must not throw
+        }
+        if (const auto wait = config.get("run.wait"); wait && parse_duration(*wait).count() > kLongestWaitMs) {
+            std::abort();
+        }
+    } catch (const ConfigError &e) {
+        if (std::string_view(e.what()).substr(0, 10) != "fuzz.toml:") std::abort();
+        advlock::fuzz::require_safe_message(e.what());
+    }
+    return 0;
+}
