@@ -113,14 +113,24 @@ std::vector<std::string> secrets_in_conninfo(std::string_view conninfo) {
 }
 
 std::string redact(std::string message, const std::vector<std::string> &secrets) {
-    for (const std::string &secret : secrets) {
-        if (secret.empty()) continue;
-        for (std::size_t pos = message.find(secret); pos != std::string::npos;
-             pos = message.find(secret, pos + 8)) {
-            message.replace(pos, secret.size(), "********");
+    // One pass over the message, the longest secret matching at each place
+    // first: what was put in ("********") is never searched again, so a
+    // password of asterisks, or one listed twice, cannot make it grow.
+    std::string out;
+    out.reserve(message.size());
+    for (std::size_t pos = 0; pos < message.size();) {
+        std::size_t longest = 0;
+        for (const std::string &secret : secrets) {
+            if (secret.size() > longest && message.compare(pos, secret.size(), secret) == 0) longest = secret.size();
+        }
+        if (longest > 0) {
+            out += "********";
+            pos += longest;
+        } else {
+            out += message[pos++];
         }
     }
-    return message;
+    return out;
 }
 
 }  // namespace advlock::core
