@@ -1,5 +1,6 @@
 // advlock: the command-line tool. `advlock run ... -- job` in a crontab line
 // keeps the job from running twice at once, across hosts.
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <string>
@@ -56,6 +57,20 @@ int dispatch(const std::vector<std::string> &args) {
     throw usage_error("unknown command " + advlock::printable(name) + "; `advlock --help` lists them");
 }
 
+// An error message as the terminal gets it: its lines kept, and in each what a
+// server or a library sent (an error text, a role or host name) escaped, so
+// it can neither move the cursor nor recolour what follows.
+std::string for_terminal(const std::string &message) {
+    std::string out;
+    for (std::size_t start = 0; start <= message.size();) {
+        const std::size_t end = std::min(message.find('\n', start), message.size());
+        if (start > 0) out += "\n";
+        out += advlock::printable(std::string_view(message).substr(start, end - start), 4096);
+        start = end + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -69,13 +84,14 @@ int main(int argc, char **argv) {
         return dispatch(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const CliError &e) {
         const std::string message = e.what();  // usage messages name the subcommand: "advlock run: ..."
-        std::cerr << (message.rfind("advlock ", 0) == 0 ? "" : "advlock: ") << message << "\n";
+        std::cerr << (message.rfind("advlock ", 0) == 0 ? "" : "advlock: ") << for_terminal(message) << "\n";
         return e.code();
     } catch (const advlock::error &e) {
-        std::cerr << "advlock: " << e.what() << "\n";
+        std::cerr << "advlock: " << for_terminal(e.what()) << "\n";
         return exit_code_for(e);
     } catch (const std::exception &e) {
-        std::cerr << "advlock: internal error (a bug in advlock, please report it): " << e.what() << "\n";
+        std::cerr << "advlock: internal error (a bug in advlock, please report it): " << for_terminal(e.what())
+                  << "\n";
         return exit_code::software;
     }
 }

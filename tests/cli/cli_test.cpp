@@ -472,6 +472,16 @@ TEST(CliRun, RevokedFromPublicIsExit77AndStatusStillWorks) {
     EXPECT_EQ(advlock_cli({"run", "--db", batch, "--name", job_name(), "--", "true"}).code, 0);
 }
 
+TEST(CliRun, WhatTheServerSaysIsEscapedOnTheTerminal) {
+    // The server's refusal repeats the user name, here one with an escape
+    // sequence (ESC [31m, red) written percent-encoded in the URL.
+    std::string url = with_credentials(postgres_url(), "%1B%5B31mevil", "pw");
+    const Outcome refused = advlock_cli({"run", "--db", url, "--name", job_name(), "--", "true"});
+    EXPECT_EQ(refused.code, 69) << refused.output;
+    EXPECT_EQ(refused.output.find('\x1b'), std::string::npos) << refused.output;
+    EXPECT_NE(refused.output.find("\\x1B[31mevil"), std::string::npos) << refused.output;
+}
+
 TEST(CliRun, CommandThatIsNotExecutableExits126) {
     const std::string script = write_file("advlock_not_executable.sh", "#!/bin/sh\necho hi\n");
     chmod(script.c_str(), 0644);
