@@ -55,7 +55,7 @@ TEST(CliInputs, DoubleDashEndsOptionsForNamesBeginningWithADash) {
     EXPECT_EQ(dashed.output.rfind(key_text_of_name("-x") + "\n", 0), 0u) << dashed.output;
     const Outcome options_first = advlock_cli({"key", "--sql", "--", "--help"});
     EXPECT_EQ(options_first.code, 0) << options_first.output;
-    EXPECT_NE(options_first.output.find("'advlock:' || '--help'"), std::string::npos) << options_first.output;
+    EXPECT_NE(options_first.output.find("'advlock:' OPERATOR(pg_catalog.||) '--help'"), std::string::npos) << options_first.output;
     // Without "--", a leading '-' is an option, and the message says what to do.
     const Outcome refused = advlock_cli({"key", "-x"});
     EXPECT_EQ(refused.code, 64);

@@ -48,11 +48,20 @@ std::string write_file(const std::string &name, const std::string &text) {
 // The server pid of the session `advlock run` opened for command (its
 // application name is "advlock run <command>"), once it holds its lock.
 std::string run_session_pid(Psql &psql, const std::string &application) {
+    // Matched by this test's own lock too: tests running in parallel start
+    // commands of the same name ("advlock run sh").
+    advlock_key key;
+    EXPECT_EQ(advlock_key_from_name(&key, job_name().c_str(), ADVLOCK_NUL_TERMINATED), ADVLOCK_OK);
+    advlock_pg_locks_key pg;
+    EXPECT_EQ(advlock_key_to_pg_locks(&pg, &key), ADVLOCK_OK);
     for (;;) {
         const auto rows = psql.query(std::string("SELECT a.pid FROM pg_stat_activity a WHERE a.application_name = $1 "
                                                  "AND EXISTS (SELECT 1 FROM ") +
-                                         kJobAdvisoryLocks + " AND granted AND pid = a.pid)",
-                                     {application});
+                                         kJobAdvisoryLocks +
+                                         " AND granted AND pid = a.pid AND classid = $2::bigint AND objid = $3::bigint"
+                                         " AND objsubid = $4::int)",
+                                     {application, std::to_string(pg.classid), std::to_string(pg.objid),
+                                      std::to_string(pg.objsubid)});
         if (!rows.empty()) return rows[0][0];
     }
 }
