@@ -5,13 +5,12 @@
 // ABI offers no way to run SQL on a lock connection.
 #include <gtest/gtest.h>
 
-#include <condition_variable>
-#include <mutex>
 #include <string>
 
 #include "error.hpp"
 #include "keys/name_schemes.hpp"
 #include "postgres/pg_session.hpp"
+#include "support/lost_message.hpp"
 #include "support/test_postgres.hpp"
 
 using namespace advlock::core;
@@ -54,20 +53,13 @@ TEST_P(LockConnectionMisuse, StrictVerifyReportsTheLoss) {
 }
 
 TEST_P(LockConnectionMisuse, WatchdogFindsOutByItself) {
+    advlock::test::LostMessage lost;
     auto session = PgSession::open(advlock::test::postgres_url(), options(/*interval_ms=*/50));
-    std::mutex mutex;
-    std::condition_variable fired;
-    std::string why;
-    session->set_lost_callback([&](const std::string &message, const std::string &) {
-        std::lock_guard<std::mutex> guard(mutex);
-        why = message;
-        fired.notify_all();
-    });
+    lost.attach(*session);
     ASSERT_TRUE(session->try_lock(advlock_key_for_name(std::string("misuse.watchdog.") + GetParam()),
                                   LockMode::Exclusive));
     session->run_sql_for_tests(GetParam());
-    std::unique_lock<std::mutex> lock(mutex);
-    fired.wait(lock, [&] { return !why.empty(); });
+    const std::string why = lost.wait();
     EXPECT_NE(why.find("behind advlock's back"), std::string::npos) << why;
 }
 
@@ -78,20 +70,13 @@ INSTANTIATE_TEST_SUITE_P(Statements, LockConnectionMisuse,
                          });
 
 TEST(LockConnectionMisuse, IdleSessionTimeoutSetOnTheLockConnectionIsNoticed) {
+    advlock::test::LostMessage lost;
     auto session = PgSession::open(advlock::test::postgres_url(), options());
-    std::mutex mutex;
-    std::condition_variable fired;
-    std::string why;
-    session->set_lost_callback([&](const std::string &message, const std::string &) {
-        std::lock_guard<std::mutex> guard(mutex);
-        why = message;
-        fired.notify_all();
-    });
+    lost.attach(*session);
     ASSERT_TRUE(session->try_lock(advlock_key_for_name("misuse.idle_session_timeout"), LockMode::Exclusive));
     // The server ends the session after 300 ms idle; the heartbeat (2 s) is slower.
     session->run_sql_for_tests("SET idle_session_timeout = 300");
-    std::unique_lock<std::mutex> lock(mutex);
-    fired.wait(lock, [&] { return !why.empty(); });
+    const std::string why = lost.wait();
     EXPECT_NE(why.find("57P05"), std::string::npos) << why;
     EXPECT_THROW(session->check(), LockLost);
 }

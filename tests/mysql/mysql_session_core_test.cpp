@@ -3,15 +3,14 @@
 // server's wait_timeout ending the session.
 #include <gtest/gtest.h>
 
-#include <condition_variable>
 #include <fstream>
-#include <mutex>
 #include <unistd.h>
 
 #include "error.hpp"
 #include "mysql/mysql_connection.hpp"
 #include "mysql/mysql_session.hpp"
 #include "mysql/mysql_url.hpp"
+#include "support/lost_message.hpp"
 #include "support/test_mariadb.hpp"
 
 namespace advlock::test {
@@ -51,22 +50,13 @@ TEST(MysqlSessionCore, WaitTimeoutEndingTheSessionIsALoss) {
     core::MysqlSessionOptions options;
     options.heartbeat_interval_ms = 20000;  // the heartbeat must not keep the session busy
     options.heartbeat_deadline_ms = 3000;
+    LostMessage lost;
     auto session = MysqlSession::open(mariadb_url(), options);
-    std::mutex mutex;
-    std::condition_variable fired;
-    std::string why;
-    session->set_lost_callback([&](const std::string &message, const std::string &) {
-        std::lock_guard<std::mutex> guard(mutex);
-        why = message;
-        fired.notify_all();
-    });
+    lost.attach(*session);
     const LockTarget target = LockTarget::named(unique_name("wait_timeout"));
     ASSERT_TRUE(session->try_lock(target, LockMode::Exclusive));
     session->run_sql_for_tests("SET SESSION wait_timeout = 1");
-    {
-        std::unique_lock<std::mutex> lock(mutex);
-        fired.wait(lock, [&] { return !why.empty(); });
-    }
+    const std::string why = lost.wait();
     EXPECT_NE(why.find("closed the connection"), std::string::npos) << why;
     EXPECT_EQ(Admin().holder_of(*target.name()), "free");
 }
