@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "error.hpp"
@@ -238,7 +240,13 @@ HolderList LocalSession::holders(const Registry *registry, const std::optional<L
     } else if (listing >= 0) {
         ::close(listing);
     }
-    // ...matched with the kernel's table of flock(2) locks.
+    // ...matched with the kernel's table of flock(2) locks, by device as well:
+    // other file systems (another tmpfs /run/lock, in a container or a mount
+    // namespace) have lock files with the same small inode numbers.
+    struct stat directory_info {};
+    if (::fstat(directory_->fd(), &directory_info) != 0) return {{}, {}};
+    char device[32];
+    std::snprintf(device, sizeof device, "%02x:%02x:", major(directory_info.st_dev), minor(directory_info.st_dev));
     std::vector<Holder> holders;
     std::ifstream table("/proc/locks");
     for (std::string line; std::getline(table, line);) {
@@ -250,7 +258,7 @@ HolderList LocalSession::holders(const Registry *registry, const std::optional<L
         fields >> advisory >> access >> pid >> where;
         if (type != "FLOCK") continue;
         const auto colon = where.rfind(':');
-        if (colon == std::string::npos) continue;
+        if (colon == std::string::npos || where.compare(0, colon + 1, device) != 0) continue;
         const auto file = files.find(static_cast<ino_t>(std::stoull(where.substr(colon + 1))));
         if (file == files.end() || (only_key && file->second != *only_key)) continue;
         Holder h;

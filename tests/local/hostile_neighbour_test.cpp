@@ -186,6 +186,33 @@ TEST_F(HostileNeighbour, AnotherUserHoldingTheLockIsNamed) {
     EXPECT_NE(skipped.output.find("user nobody"), std::string::npos) << skipped.output;
 }
 
+TEST_F(HostileNeighbour, AHolderOnAnotherFileSystemIsNotNamed) {
+    // Two fresh tmpfs number their files alike: the same lock file made in
+    // each has the same inode, on another device.
+    std::string urls[2], files[2];
+    for (int i = 0; i < 2; ++i) {
+        const std::string mount_point = scratch_ + "/fs" + std::to_string(i);
+        ASSERT_EQ(mkdir(mount_point.c_str(), 0755), 0);
+        ASSERT_EQ(mount("tmpfs", mount_point.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=755"), 0)
+            << std::strerror(errno);
+        urls[i] = "local:" + mount_point + "/advlock";
+        files[i] = mount_point + "/advlock" + kLockFile.substr(kLockFile.rfind('/'));
+        ASSERT_EQ(run(advlock_run({"true"}, urls[i])).code, 0);
+    }
+    if (stat_of(files[0]).st_ino != stat_of(files[1]).st_ino) {
+        GTEST_SKIP() << "this kernel numbers tmpfs files across mounts: no two lock files share an inode";
+    }
+    ChildProcess hold({kAdvlock, "hold", "--db", urls[0], "--name", "job"}, true);
+    ASSERT_NE(hold.read_line().find("holding job"), std::string::npos);
+    const Outcome other = run({kAdvlock, "status", "--db", urls[1], "--name", "job"});
+    EXPECT_EQ(other.code, 0) << other.output;
+    EXPECT_EQ(other.output.find(std::to_string(hold.pid())), std::string::npos) << other.output;
+    const Outcome same = run({kAdvlock, "status", "--db", urls[0], "--name", "job"});
+    EXPECT_NE(same.output.find(std::to_string(hold.pid())), std::string::npos) << same.output;
+    hold.kill(SIGTERM);
+    hold.wait();
+}
+
 TEST_F(HostileNeighbour, ALockFileRemovedWhileHeldStopsTheJob) {
     ASSERT_EQ(run(advlock_run({"true"})).code, 0);
     ASSERT_EQ(unlink(kLockFile.c_str()), 0);
