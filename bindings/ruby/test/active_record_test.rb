@@ -45,6 +45,7 @@ class ActiveRecordTest < Minitest::Test
     assert_raises(WithAdvisoryLock::FailedToAcquireLock) { Invoice.with_advisory_lock!("daily_sales", timeout_seconds: 0) {} }
     result = Invoice.with_advisory_lock_result("daily_sales", timeout_seconds: 0) { flunk }
     refute result.lock_was_acquired?
+    assert_equal false, result.result
     assert Invoice.advisory_lock_exists?("daily_sales")
     old.close
     wait_until("the old holder to let go") { !Invoice.advisory_lock_exists?("daily_sales") }
@@ -60,7 +61,7 @@ class ActiveRecordTest < Minitest::Test
     assert_nil Invoice.current_advisory_lock
     result = Invoice.with_advisory_lock_result("outer") do
       Invoice.with_advisory_lock("inner") do
-        assert_equal "inner", Invoice.current_advisory_lock
+        assert_equal "outer", Invoice.current_advisory_lock
         assert_equal %w[outer inner], Invoice.current_advisory_locks
         Invoice.with_advisory_lock("outer") { :reentrant }
       end
@@ -68,6 +69,13 @@ class ActiveRecordTest < Minitest::Test
     assert result.lock_was_acquired?
     assert_equal :reentrant, result.result
     assert_empty Invoice.current_advisory_locks
+  end
+
+  def test_unknown_options_raise_instead_of_waiting
+    error = assert_raises(ArgumentError) { Invoice.with_advisory_lock("typo", timeout: 0) { flunk "ran" } }
+    assert_includes error.message, ":timeout"
+    assert_includes error.message, "timeout_seconds:"
+    assert_raises(ArgumentError) { Invoice.with_advisory_lock_result("typo", "shared" => true) { flunk } }
   end
 
   def test_advisory_lock_exists_takes_no_trial_lock
@@ -82,6 +90,13 @@ class ActiveRecordTest < Minitest::Test
     assert_equal :read, Invoice.with_advisory_lock("report", shared: true, timeout_seconds: 0) { :read }
     assert_equal false, Invoice.with_advisory_lock("report", timeout_seconds: 0) { :write }
     old.close
+  end
+
+  def test_transaction_locks_print_nothing
+    _out, err = capture_subprocess_io do
+      Invoice.transaction { Invoice.with_advisory_lock("tx_quiet", transaction: true) { :in_tx } }
+    end
+    assert_empty err
   end
 
   def test_transaction_locks_end_with_the_transaction

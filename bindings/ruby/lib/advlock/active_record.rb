@@ -64,6 +64,11 @@ module Advlock
       end
     end
 
+    # The options the gem takes; any other raises ArgumentError, so a typo
+    # (timeout: 0) cannot turn a try into a wait without end.
+    # (disable_query_cache: is accepted and not acted on yet.)
+    OPTIONS = %i[timeout_seconds shared transaction disable_query_cache].freeze
+
     # The class methods the gem adds to ActiveRecord::Base.
     module Methods
       # Runs the block holding the lock; its value, or false when the lock was not acquired.
@@ -83,18 +88,19 @@ module Advlock
       # Result#lock_was_acquired? and Result#result.
       def with_advisory_lock_result(lock_name, options = {}, &block)
         options = { timeout_seconds: options } unless options.is_a?(Hash)  # the gem's old positional timeout
+        advlock_check_options(options)
         name = lock_name.to_s
         held = Advlock::ActiveRecord.held_names
         return Result.new(true, yield) if held.include?(name) # re-entrant, as the gem
 
         key = Advlock::ActiveRecord.key_for(name)
         if options[:transaction]
-          return Result.new(false, nil) unless advlock_transaction_lock(key, options)
+          return Result.new(false, false) unless advlock_transaction_lock(key, options)
 
           return with_name_held(name) { Result.new(true, yield) }
         end
         lock = advlock_session_lock(key, options)
-        return Result.new(false, nil) if lock.nil?
+        return Result.new(false, false) if lock.nil?
 
         begin
           value = with_name_held(name) { yield }
@@ -112,12 +118,21 @@ module Advlock
         Advlock::ActiveRecord.session(self).holders(key).any?(&:granted)
       end
 
-      # The name of the innermost lock this thread holds, or nil.
-      def current_advisory_lock = Advlock::ActiveRecord.held_names.last
+      # The name of the outermost lock this thread holds, or nil (as the gem).
+      def current_advisory_lock = Advlock::ActiveRecord.held_names.first
       # Names of the locks this thread holds.
       def current_advisory_locks = Advlock::ActiveRecord.held_names.dup
 
       private
+
+      def advlock_check_options(options)
+        unknown = options.keys - Advlock::ActiveRecord::OPTIONS
+        return if unknown.empty?
+
+        raise ArgumentError, "with_advisory_lock: unknown option#{"s" if unknown.size > 1} " \
+                             "#{unknown.map(&:inspect).join(", ")}; it takes " \
+                             "#{Advlock::ActiveRecord::OPTIONS.map { |o| "#{o}:" }.join(", ")}"
+      end
 
       def with_name_held(name)
         held = Advlock::ActiveRecord.held_names
@@ -143,7 +158,9 @@ module Advlock
         timeout = options[:timeout_seconds]
         shared = options[:shared] ? true : false
         if timeout.nil?
-          connection.select_value(key.sql(:xact_lock, shared: shared))
+          # execute, not select_value: pg_advisory_xact_lock returns void
+          # (OID 2278), for which ActiveRecord would warn on stderr each time.
+          connection.execute(key.sql(:xact_lock, shared: shared)).clear
           return true
         end
         unless timeout.zero?
