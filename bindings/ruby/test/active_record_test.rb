@@ -71,6 +71,31 @@ class ActiveRecordTest < Minitest::Test
     assert_empty Invoice.current_advisory_locks
   end
 
+  def test_integer_names_are_keyed_as_the_gem_keys_them
+    ENV["WITH_ADVISORY_LOCK_PREFIX"] = "7"
+    assert_equal [42, 7], [Advlock::ActiveRecord.key_for(42).k1, Advlock::ActiveRecord.key_for(42).k2]
+    old = PG.connect(AdvlockTest.url)
+    assert_equal "t", old.exec("SELECT pg_try_advisory_lock(42, 7)").getvalue(0, 0)
+    assert_equal false, Invoice.with_advisory_lock(42, timeout_seconds: 0) { flunk "ran" }
+    assert_equal :ran, Invoice.with_advisory_lock("42", timeout_seconds: 0) { :ran }, "a string is crc32 of its text"
+    old.close
+  ensure
+    ENV.delete("WITH_ADVISORY_LOCK_PREFIX")
+  end
+
+  def test_instance_methods_are_the_models
+    Invoice.connection.create_table(:invoices, if_not_exists: true)
+    record = Invoice.new
+    assert_equal :ran, record.with_advisory_lock("instance", timeout_seconds: 0) { :ran }
+    assert_equal :ran, record.with_advisory_lock!("instance") { :ran }
+    assert record.with_advisory_lock_result("instance") { :ran }.lock_was_acquired?
+    refute record.advisory_lock_exists?("instance")
+    old = gem_lock("instance")
+    assert_equal false, record.with_advisory_lock("instance", timeout_seconds: 0) { flunk "ran" }
+    assert record.advisory_lock_exists?("instance")
+    old.close
+  end
+
   def test_unknown_options_raise_instead_of_waiting
     error = assert_raises(ArgumentError) { Invoice.with_advisory_lock("typo", timeout: 0) { flunk "ran" } }
     assert_includes error.message, ":timeout"

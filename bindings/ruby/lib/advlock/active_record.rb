@@ -26,9 +26,13 @@ module Advlock
       # The lock session's URL; default: built from the model's database configuration.
       attr_accessor :url
 
-      # The key of a lock name, in the gem's scheme.
+      # The key of a lock name, in the gem's scheme: a number is its own
+      # first half (the gem's stable_hashcode), anything else crc32 of its text.
       def key_for(lock_name)
-        Key.from_name_compat(lock_name.to_s, ENV.fetch("WITH_ADVISORY_LOCK_PREFIX", "0").to_i)
+        prefix = ENV.fetch("WITH_ADVISORY_LOCK_PREFIX", "0").to_i
+        return Key.pair(lock_name.to_i & 0x7fffffff, prefix & 0x7fffffff) if lock_name.is_a?(Numeric)
+
+        Key.from_name_compat(lock_name.to_s, prefix)
       end
 
       # The process's lock session: one dedicated connection, opened on first
@@ -93,7 +97,7 @@ module Advlock
         held = Advlock::ActiveRecord.held_names
         return Result.new(true, yield) if held.include?(name) # re-entrant, as the gem
 
-        key = Advlock::ActiveRecord.key_for(name)
+        key = Advlock::ActiveRecord.key_for(lock_name)
         if options[:transaction]
           return Result.new(false, false) unless advlock_transaction_lock(key, options)
 
@@ -174,7 +178,22 @@ module Advlock
   end
 end
 
-ActiveSupport.on_load(:active_record) { extend Advlock::ActiveRecord::Methods }
+module Advlock
+  module ActiveRecord
+    # The instance methods the gem adds: record.with_advisory_lock(...) is the
+    # model's with_advisory_lock(...).
+    module InstanceMethods
+      %i[with_advisory_lock with_advisory_lock! with_advisory_lock_result advisory_lock_exists?].each do |method|
+        define_method(method) { |*args, **options, &block| self.class.public_send(method, *args, **options, &block) }
+      end
+    end
+  end
+end
+
+ActiveSupport.on_load(:active_record) do
+  extend Advlock::ActiveRecord::Methods
+  include Advlock::ActiveRecord::InstanceMethods
+end
 # Code that rescues the gem's exception keeps working.
 module WithAdvisoryLock
   FailedToAcquireLock = Advlock::NotAcquired unless const_defined?(:FailedToAcquireLock)
