@@ -21,13 +21,13 @@ PgResult run(PGconn *conn, const char *sql, const std::vector<const char *> &val
                                  nullptr, 0));
     const ExecStatusType status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
     if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return result;
-    const char *sqlstate = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
-    if (sqlstate && std::string(sqlstate) == "42P01") {
+    const std::string sqlstate = sqlstate_of(result.get());
+    if (sqlstate == "42P01") {
         throw Unsupported(doing + ": the run ledger table " + kTable +
                               " does not exist in this database; create it once with: advlock sql ledger | psql URL",
                           sqlstate);
     }
-    if (sqlstate && std::string(sqlstate) == "42501") {
+    if (sqlstate == "42501") {
         throw PermissionDenied(doing + ": " + trimmed_message(PQresultErrorMessage(result.get())) + " (a DBA can "
                                    "allow it: GRANT SELECT, INSERT ON " + kTable + " TO " + PQuser(conn) + ")",
                                sqlstate);

@@ -212,8 +212,7 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     // PostgreSQL may grant the lock just as the wait fails (a timeout or cancel
     // racing the grant): release it if so, so no failed wait leaves a lock behind.
     const bool granted_in_race = call(LockFunction::Unlock, key, mode);
-    const char *state = error ? PQresultErrorField(error.get(), PG_DIAG_SQLSTATE) : nullptr;
-    const std::string sqlstate = state ? state : "";
+    const std::string sqlstate = sqlstate_of(error.get());
     if (sqlstate == "55P03") return false;  // lock_not_available: the timeout
     if (sqlstate == "57014") {
         throw Canceled(doing + ": the wait was cancelled" +

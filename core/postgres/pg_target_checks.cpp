@@ -65,11 +65,6 @@ std::string check_sql(PGconn *conn, bool take_sentinel) {
            kReadOnlySourceSql + (take_sentinel ? take_sentinel_sql() : "");
 }
 
-std::string sqlstate_of(const PGresult *result) {
-    const char *state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-    return state ? state : "";
-}
-
 PgResult run_check(PGconn *conn, bool take_sentinel) {
     return PgResult(PQexec(conn, check_sql(conn, take_sentinel).c_str()));
 }

@@ -54,11 +54,6 @@ PgResult run(PGconn *conn, const std::string &sql, const std::string &doing) {
     return last;
 }
 
-std::string sqlstate_of(const PGresult *result) {
-    const char *state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-    return state ? state : "";
-}
-
 }  // namespace
 
 bool xact_try_lock(PGconn *conn, const Key &key, LockMode mode) {
