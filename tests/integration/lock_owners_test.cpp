@@ -157,6 +157,25 @@ TEST_P(LockOwnersOn, WaitingForItsOwnHandleIsDeadlockNotAHang) {
     EXPECT_NE(take(other, key), nullptr);
 }
 
+TEST(LockOwners, TwoThreadsUpgradingFromSharedAreADeadlockForOneOfThem) {
+    const advlock_key key = test_key();
+    Session session = open_session();
+    std::atomic<int> ready{0};
+    const auto upgrade = [&] {
+        Lock shared, exclusive;
+        EXPECT_EQ(acquire(&shared, session, key, ADVLOCK_SHARED, 0, true), ADVLOCK_OK);
+        ++ready;
+        while (ready.load() < 2) std::this_thread::yield();
+        const advlock_status status = acquire(&exclusive, session, key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER, true);
+        shared.reset();  // the victim lets go, so the other upgrade is granted
+        return status;
+    };
+    auto first = std::async(std::launch::async, upgrade), second = std::async(std::launch::async, upgrade);
+    const advlock_status a = first.get(), b = second.get();
+    EXPECT_TRUE((a == ADVLOCK_EDEADLOCK && b == ADVLOCK_OK) || (a == ADVLOCK_OK && b == ADVLOCK_EDEADLOCK))
+        << advlock_status_name(a) << " and " << advlock_status_name(b);
+}
+
 TEST_P(LockOwnersOn, WaitForAnotherHandleHonoursTimeoutTokenAndSessionCancel) {
     const advlock_key key = test_key(GetParam());
     Session session = open();
