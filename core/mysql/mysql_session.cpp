@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "error.hpp"
+#include "session/connection_wait.hpp"
 #include "mysql/mysql_errors.hpp"
 #include "mysql/mysql_holders.hpp"
 #include "mysql/mysql_lock_name.hpp"
@@ -29,6 +30,8 @@ std::string seconds_text(long long ms) {
 class MysqlSession::Call : public UserCall {
 public:
     explicit Call(MysqlSession &session) : UserCall(session.mutex_, session.watchdog_.signals(), session.loss_) {}
+    Call(MysqlSession &session, std::unique_lock<std::mutex> locked)
+        : UserCall(std::move(locked), session.watchdog_.signals(), session.loss_) {}
 };
 
 MysqlSession::MysqlSession(MysqlConnection connection, const MysqlSessionOptions &options)
@@ -150,8 +153,19 @@ void MysqlSession::unlock(const LockTarget &target, LockMode mode) {
 
 bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms,
                         const CancelToken *cancel) {
-    Call scope(*this);
+    const auto started = std::chrono::steady_clock::now();
+    const std::uint64_t cancels_before = cancels();
+    const auto cancelled_meanwhile = [&] { return (cancel && cancel->cancelled()) || cancels() != cancels_before; };
+    std::unique_lock<std::mutex> connection(mutex_, std::defer_lock);
+    if (timeout_ms == 0) {
+        connection.lock();
+    } else if (!take_connection_for_wait(connection, timeout_ms, started, cancelled_meanwhile,
+                                         described("lock", &target))) {
+        return false;
+    }
+    Call scope(*this, std::move(connection));
     require_usable("lock", &target, mode);
+    timeout_ms = remaining_ms(timeout_ms, started);
     const std::string name = mysql_lock_name_of(target);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
@@ -174,7 +188,7 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
         }
         {
             std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-            if (cancel_requested_ || (cancel && cancel->cancelled())) {
+            if (cancel_requested_ || cancelled_meanwhile()) {
                 throw Canceled(described("lock", &target) + ": cancelled before the wait began");
             }
             waiting_ = true;
@@ -192,7 +206,7 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
             // has reached the server, and cannot hit a later statement.
             std::lock_guard<std::mutex> wait_guard(wait_mutex_);
             waiting_ = false;
-            cancelled = cancel_requested_ || (cancel && cancel->cancelled());
+            cancelled = cancel_requested_ || cancelled_meanwhile();
         }
         if (granted) return true;  // a grant beats a cancel that came too late to stop it
         if (cancelled) throw Canceled(described("lock", &target) + ": the wait was cancelled");

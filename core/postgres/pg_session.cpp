@@ -8,6 +8,7 @@
 #include "keys/key_text.hpp"
 #include "postgres/pg_errors.hpp"
 #include "postgres/pg_run_ledger.hpp"
+#include "session/connection_wait.hpp"
 #include "session/heartbeat_settings.hpp"
 #include "text/message_text.hpp"
 #include "text/redact.hpp"
@@ -68,6 +69,8 @@ void validate(const PgSessionOptions &options) {
 class PgSession::Call : public UserCall {
 public:
     explicit Call(PgSession &session) : UserCall(session.mutex_, session.watchdog_.signals(), session.loss_) {}
+    Call(PgSession &session, std::unique_lock<std::mutex> locked)
+        : UserCall(std::move(locked), session.watchdog_.signals(), session.loss_) {}
 };
 
 PgSession::PgSession(PgConnection connection, const PgSessionOptions &options)
@@ -169,8 +172,20 @@ void PgSession::unlock(const LockTarget &target, LockMode mode) {
 
 bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms, const CancelToken *cancel) {
     const Key &key = target.key();
-    Call scope(*this);
+    const auto started = std::chrono::steady_clock::now();
+    const std::uint64_t cancels_before = cancels();
+    std::unique_lock<std::mutex> connection(mutex_, std::defer_lock);
+    if (timeout_ms == 0) {
+        connection.lock();
+    } else if (!take_connection_for_wait(
+                   connection, timeout_ms, started,
+                   [&] { return (cancel && cancel->cancelled()) || cancels() != cancels_before; },
+                   describe("lock", key, mode))) {
+        return false;
+    }
+    Call scope(*this, std::move(connection));
     require_lock_rights("lock", key);
+    timeout_ms = remaining_ms(timeout_ms, started);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
         cancel_requested_ = false;
@@ -183,7 +198,7 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     const std::string doing = describe("lock", key, mode);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        if (cancel_requested_ || (cancel && cancel->cancelled())) {
+        if (cancel_requested_ || (cancel && cancel->cancelled()) || cancels() != cancels_before) {
             throw Canceled(doing + ": cancelled before the wait began");
         }
         if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing);

@@ -10,6 +10,8 @@
 // that two handles on one session exclude each other as two sessions do.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,9 +50,13 @@ public:
     // owners waiting for each other in LockOwners), from any thread. No effect
     // otherwise.
     void cancel() {
+        cancels_.fetch_add(1);
         owners_.cancel_all();
         cancel_server_wait();
     }
+    // How many times cancel() was called: a wait that sees it change while
+    // queued for the connection was cancelled.
+    std::uint64_t cancels() const noexcept { return cancels_.load(); }
 
     // The owners of this session's locks within the process.
     LockOwners &owners() { return owners_; }
@@ -97,6 +103,7 @@ protected:
 
 private:
     LockOwners owners_;
+    std::atomic<std::uint64_t> cancels_{0};
 };
 
 }  // namespace advlock::core

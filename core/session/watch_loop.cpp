@@ -91,6 +91,11 @@ UserCall::UserCall(std::mutex &session_mutex, WatchSignals &signals, LossState &
     signals_.calls_in_progress.fetch_add(1);
 }
 
+UserCall::UserCall(std::unique_lock<std::mutex> locked, WatchSignals &signals, LossState &loss)
+    : signals_(signals), loss_(loss), lock_(std::move(locked)) {
+    signals_.calls_in_progress.fetch_add(1);
+}
+
 UserCall::~UserCall() {
     signals_.last_call_end_ns.store(WatchSignals::now_ns());
     signals_.calls_in_progress.fetch_sub(1);

@@ -232,6 +232,38 @@ TEST(LockOwners, TokenCancelsAWaitOnTheServerAndLeavesNothingBehind) {
     EXPECT_NE(take(waiter, key), nullptr) << "the session is usable after the cancelled wait";
 }
 
+TEST(LockOwners, AWaitQueuedBehindAnotherThreadsServerWaitKeepsItsOwnLimits) {
+    // Thread A of a session waits on the server for a lock another session
+    // holds; the connection is A's meanwhile. Thread B's wait for another key
+    // on the same session still ends by its own timeout and its own token.
+    const advlock_key busy = test_key("busy"), other = test_key("other");
+    Session holder = open_session(), shared = open_session();
+    Lock held = take(holder, busy);
+    ASSERT_NE(held, nullptr);
+    Token a_token = new_token();
+    auto a = std::async(std::launch::async, [&] {
+        Lock lock;
+        return acquire(&lock, shared, busy, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER, false, a_token.get());
+    });
+    Psql psql;
+    wait_until_waiting(psql, backend_pid(shared));
+    Lock lock;
+    EXPECT_EQ(acquire(&lock, shared, other, ADVLOCK_EXCLUSIVE, 30), ADVLOCK_NOT_ACQUIRED)
+        << "the timeout ran out while the connection was busy";
+    Token b_token = new_token();
+    auto b = std::async(std::launch::async, [&] {
+        Lock theirs;
+        return acquire(&theirs, shared, other, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER, false, b_token.get());
+    });
+    ASSERT_EQ(advlock_cancel_token_cancel(b_token.get()), ADVLOCK_OK);
+    EXPECT_EQ(b.get(), ADVLOCK_ECANCELED);
+    EXPECT_EQ(a.wait_for(std::chrono::milliseconds(0)), std::future_status::timeout)
+        << "cancelling B's token ended A's wait";
+    ASSERT_EQ(advlock_cancel_token_cancel(a_token.get()), ADVLOCK_OK);
+    EXPECT_EQ(a.get(), ADVLOCK_ECANCELED);
+    EXPECT_NE(take(shared, other), nullptr) << "nothing was left behind";
+}
+
 TEST(LockOwners, LossReachesEveryOwnerAndEveryWaiter) {
     const advlock_key key = test_key();
     Session session = open_session();
