@@ -55,6 +55,14 @@ public final class LockSession implements AutoCloseable {
     /**
      * Open a session from a postgresql:// URL or conninfo ("" uses the PG* variables); "local" for host locks;
      * mysql://user:password@host/db (or mariadb://) for GET_LOCK locks, which lock names as they are.
+     *
+     * <p>The JDBC URL a batch already has works too: {@code jdbc:postgresql://HOST[:PORT][,HOST2...]/DB?user=U&password=P}
+     * (port 5432 when left out, as pgjdbc; pgjdbc's ApplicationName, ssl, sslmode, sslcert, sslkey, sslrootcert,
+     * sslpassword, options, connectTimeout, gssEncMode and targetServerType are applied, its statement settings
+     * such as prepareThreshold ignored, any other parameter refused), and {@code jdbc:mysql://HOST[:PORT]/DB?...}
+     * or {@code jdbc:mariadb://...} open a MySQL session (user, password, connectTimeout). A URL without a host,
+     * a driver advlock does not lock on, or a parameter it cannot apply is an {@link InvalidArgumentException}
+     * naming the problem, never quoting the URL.
      */
     public static LockSession open(String url) {
         return open(url, SessionOptions.defaults());
@@ -62,10 +70,13 @@ public final class LockSession implements AutoCloseable {
 
     /**
      * Throws {@link ConnectException}, {@link UnsafeTargetException} (standby, read-only, pooler, cluster)
-     * unless allowed, {@link InvalidArgumentException}.
+     * unless allowed, {@link InvalidArgumentException}. {@link SessionOptions#user} and
+     * {@link SessionOptions#password} override the URL's.
      */
     public static LockSession open(String url, SessionOptions options) {
         Key.requireText(url, "url");
+        if (options == null) throw new InvalidArgumentException(-3, "advlock: options is null", "");
+        String target = DatabaseUrl.resolve(url, options.user, options.password);
         NativeSessionOptions o = new NativeSessionOptions();
         try {
             o.setApplication_name(options.applicationName);
@@ -73,7 +84,7 @@ public final class LockSession implements AutoCloseable {
             o.setAllow_pooler(options.allowPooler);
             o.setHeartbeat_interval_ms(milliseconds(options.heartbeatInterval, "heartbeat interval"));
             o.setHeartbeat_deadline_ms(milliseconds(options.heartbeatDeadline, "heartbeat deadline"));
-            return new LockSession(NativeSession.open(url, o), options.registry);
+            return new LockSession(NativeSession.open(target, o), options.registry);
         } finally {
             o.delete();
         }
