@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cctype>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -138,8 +139,17 @@ TEST(MysqlLocks, ReentryIsCountedAndEachHandleReleasesOnce) {
     Admin admin;
     const std::string name = unique_name();
     Session a = mysql_session(), b = mysql_session();
-    Lock first = take_name(a, name), second = take_name(a, name);
-    ASSERT_TRUE(first && second);
+    Lock first, second;
+    const advlock_key unused = advlock_key_bigint(0);
+    ASSERT_EQ(acquire(&first, a, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
+    ASSERT_EQ(acquire(&second, a, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
+    EXPECT_FALSE(take_name(a, name, ADVLOCK_NOT_ACQUIRED)) << "a non-reentrant handle is another owner";
+    const std::string upper = [&] {
+        std::string u = name;
+        for (char &c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        return u;
+    }();
+    EXPECT_FALSE(take_name(a, upper, ADVLOCK_NOT_ACQUIRED)) << "MySQL ignores case in lock names: so do owners";
     ASSERT_EQ(advlock_lock_release(first.get()), ADVLOCK_OK);
     EXPECT_EQ(admin.holder_of(name), id_of(a));  // still held once
     EXPECT_FALSE(take_name(b, name, ADVLOCK_NOT_ACQUIRED));
