@@ -28,10 +28,23 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * }
  * }</pre>
  *
- * <p>Thread safety: any thread may use a session; calls are serialised on its
- * one connection (a {@link #lock} wait blocks the others). {@link #cancel()}
- * and {@link #close()} may come from any thread and interrupt a wait in
- * progress. After close every call throws {@link MisuseException}.
+ * <p>One lock, one owner. Every {@link Lock} is its own owner, as every session
+ * is on the server: two Locks never both hold a key exclusively, nor one
+ * exclusively and one shared, even on one session, so threads sharing a
+ * LockSession (a thread pool) exclude each other as separate sessions would.
+ * Where another Lock of this session holds the key, {@link #tryLock} is empty
+ * and {@link #lock} waits in the process (same timeout and cancel as a wait
+ * on the server); a thread that would wait for a Lock it holds
+ * itself gets a {@link DeadlockException} at once. Re-entry is never an
+ * accident: ask for it with {@link LockOptions#reentrant(boolean)}, and the
+ * calling thread's reentrant Locks on the key are one owner. Shared Locks
+ * never conflict with each other.
+ *
+ * <p>Thread safety: any thread may use a session; calls to the server are
+ * serialised on its one connection (a wait on the server holds the connection,
+ * a wait for another Lock of this session does not). {@link #cancel()} ends
+ * every thread's wait. {@link #close()} may come from any thread and
+ * ends the waits in progress. After close every call throws {@link MisuseException}.
  */
 public final class LockSession implements AutoCloseable {
     private static final long WAIT_FOREVER = -1;
@@ -96,7 +109,15 @@ public final class LockSession implements AutoCloseable {
     }
 
     public Optional<Lock> tryLock(Key key, Mode mode) {
-        return Optional.ofNullable(take(key, mode, 0));
+        return tryLock(key, LockOptions.defaults().mode(mode));
+    }
+
+    /**
+     * Take the lock without waiting, as options say (mode, reentrant); empty when another owner
+     * holds it: another session, or another Lock of this one (see the owner rule above).
+     */
+    public Optional<Lock> tryLock(Key key, LockOptions options) {
+        return Optional.ofNullable(take(key, options, 0));
     }
 
     /** A name: looked up in the session's registry when it has one, else {@link Key#fromName}. */
@@ -104,31 +125,45 @@ public final class LockSession implements AutoCloseable {
         return tryLock(keyOf(name), Mode.EXCLUSIVE);
     }
 
-    /**
-     * Take the lock, waiting on the server up to timeout (null: as long as it
-     * takes). Throws {@link NotAcquiredException} when the time runs out,
-     * {@link CanceledException} when {@link #cancel()} interrupts it,
-     * {@link DeadlockException}. A failed wait never leaves a lock behind.
-     */
+    public Optional<Lock> tryLock(String name, LockOptions options) {
+        return tryLock(keyOf(name), options);
+    }
+
+    /** {@link #lock(Key, Duration, LockOptions)}, exclusive and not reentrant. */
     public Lock lock(Key key, Duration timeout) {
-        return lock(key, timeout, Mode.EXCLUSIVE);
+        return lock(key, timeout, LockOptions.defaults());
     }
 
     public Lock lock(Key key, Duration timeout, Mode mode) {
+        return lock(key, timeout, LockOptions.defaults().mode(mode));
+    }
+
+    /**
+     * Take the lock, waiting up to timeout (null: as long as it takes) for the other owners to let
+     * go: other Locks of this session in the process, other sessions on the server. Throws
+     * {@link NotAcquiredException} when the time runs out, {@link CanceledException} when
+     * {@link #cancel()} ends it, {@link DeadlockException} when the server finds a deadlock or this
+     * thread holds the conflicting Lock itself. A failed wait never leaves a lock behind.
+     */
+    public Lock lock(Key key, Duration timeout, LockOptions options) {
         long ms = timeout == null ? WAIT_FOREVER : milliseconds(timeout, "timeout");
-        Lock lock = take(key, mode, ms);
+        Lock lock = take(key, options, ms);
         if (lock == null) {
-            throw new NotAcquiredException(1, "lock " + key + " is held by another session"
+            throw new NotAcquiredException(1, "lock " + key + " is held by another owner"
                     + (ms == 0 ? " (no wait)" : "; gave up after " + timeout), "");
         }
         return lock;
     }
 
     public Lock lock(String name, Duration timeout) {
-        return lock(keyOf(name), timeout, Mode.EXCLUSIVE);
+        return lock(keyOf(name), timeout, LockOptions.defaults());
     }
 
-    /** Interrupt a {@link #lock} wait running on another thread. */
+    public Lock lock(String name, Duration timeout, LockOptions options) {
+        return lock(keyOf(name), timeout, options);
+    }
+
+    /** End every {@link #lock} wait in progress on this session, on every thread ({@link CanceledException}). */
     public void cancel() {
         if (!closed) session.cancel();
     }
@@ -260,15 +295,16 @@ public final class LockSession implements AutoCloseable {
 
     // ---- private ---------------------------------------------------------------------
 
-    private Lock take(Key key, Mode mode, long timeoutMs) {
+    private Lock take(Key key, LockOptions options, long timeoutMs) {
         if (key == null) throw new InvalidArgumentException(-3, "key is null", "");
-        if (mode == null) throw new InvalidArgumentException(-3, "mode is null", "");
+        if (options == null) throw new InvalidArgumentException(-3, "options is null", "");
+        Mode mode = options.mode;
+        boolean reentrant = options.reentrant;
         return call(() -> {
             NativeKey k = key.toNative();
-            NativeLock lock = timeoutMs == 0 ? session.tryLock(k, mode == Mode.SHARED)
-                                             : session.lock(k, mode == Mode.SHARED, timeoutMs);
+            NativeLock lock = session.acquire(k, mode == Mode.SHARED, timeoutMs, reentrant, null);
             if (lock == null) return null;
-            Lock held = new Lock(this, lock, key, mode);
+            Lock held = new Lock(this, lock, key, mode, reentrant);
             locks.add(held);
             return held;
         });
