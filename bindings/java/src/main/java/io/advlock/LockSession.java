@@ -33,8 +33,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * exclusively and one shared, even on one session, so threads sharing a
  * LockSession (a thread pool) exclude each other as separate sessions would.
  * Where another Lock of this session holds the key, {@link #tryLock} is empty
- * and {@link #lock} waits in the process (same timeout and cancel as a wait
- * on the server); a thread that would wait for a Lock it holds
+ * and {@link #lock} waits in the process (same timeout, cancel and interrupt
+ * as a wait on the server); a thread that would wait for a Lock it holds
  * itself gets a {@link DeadlockException} at once. Re-entry is never an
  * accident: ask for it with {@link LockOptions#reentrant(boolean)}, and the
  * calling thread's reentrant Locks on the key are one owner. Shared Locks
@@ -43,7 +43,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Thread safety: any thread may use a session; calls to the server are
  * serialised on its one connection (a wait on the server holds the connection,
  * a wait for another Lock of this session does not). {@link #cancel()} ends
- * every thread's wait. {@link #close()} may come from any thread and
+ * every thread's wait; {@code Thread.interrupt()} ends the interrupted thread's
+ * {@link #lock} wait only, with a {@link CanceledException} (see
+ * {@link #lock(Key, Duration, LockOptions)}), so {@code ExecutorService.shutdownNow()}
+ * ends tasks blocked in lock(). {@link #close()} may come from any thread and
  * ends the waits in progress. After close every call throws {@link MisuseException}.
  */
 public final class LockSession implements AutoCloseable {
@@ -114,10 +117,11 @@ public final class LockSession implements AutoCloseable {
 
     /**
      * Take the lock without waiting, as options say (mode, reentrant); empty when another owner
-     * holds it: another session, or another Lock of this one (see the owner rule above).
+     * holds it: another session, or another Lock of this one (see the owner rule above). Never
+     * interrupted: a tryLock does not wait for other owners.
      */
     public Optional<Lock> tryLock(Key key, LockOptions options) {
-        return Optional.ofNullable(take(key, options, 0));
+        return Optional.ofNullable(take(key, options, 0, false));
     }
 
     /** A name: looked up in the session's registry when it has one, else {@link Key#fromName}. */
@@ -144,10 +148,20 @@ public final class LockSession implements AutoCloseable {
      * {@link NotAcquiredException} when the time runs out, {@link CanceledException} when
      * {@link #cancel()} ends it, {@link DeadlockException} when the server finds a deadlock or this
      * thread holds the conflicting Lock itself. A failed wait never leaves a lock behind.
+     *
+     * <p>Interruptible: {@code Thread.interrupt()} ends the wait at once (also when the thread was
+     * interrupted before the call) with a {@link CanceledException} whose cause is an
+     * {@link InterruptedException}, and the thread's interrupt flag stays set, as
+     * {@code ClosedByInterruptException} leaves it: the exception is unchecked like every advlock
+     * exception, so lock() stays usable in lambdas, and the flag tells the pool's code what
+     * happened. A lock granted in the race with the interrupt is released: an interrupted wait
+     * never returns a Lock. One limit: while another thread of this session waits on the server,
+     * a thread that needs the connection for its own server wait queues for it, and its interrupt
+     * lands once the connection is free.
      */
     public Lock lock(Key key, Duration timeout, LockOptions options) {
         long ms = timeout == null ? WAIT_FOREVER : milliseconds(timeout, "timeout");
-        Lock lock = take(key, options, ms);
+        Lock lock = take(key, options, ms, true);
         if (lock == null) {
             throw new NotAcquiredException(1, "lock " + key + " is held by another owner"
                     + (ms == 0 ? " (no wait)" : "; gave up after " + timeout), "");
@@ -295,14 +309,23 @@ public final class LockSession implements AutoCloseable {
 
     // ---- private ---------------------------------------------------------------------
 
-    private Lock take(Key key, LockOptions options, long timeoutMs) {
+    private Lock take(Key key, LockOptions options, long timeoutMs, boolean interruptible) {
         if (key == null) throw new InvalidArgumentException(-3, "key is null", "");
         if (options == null) throw new InvalidArgumentException(-3, "options is null", "");
         Mode mode = options.mode;
         boolean reentrant = options.reentrant;
         return call(() -> {
             NativeKey k = key.toNative();
-            NativeLock lock = session.acquire(k, mode == Mode.SHARED, timeoutMs, reentrant, null);
+            NativeLock lock = !interruptible ? session.acquire(k, mode == Mode.SHARED, 0, reentrant, null)
+                    : InterruptibleWait.run("lock " + key,
+                            token -> session.acquire(k, mode == Mode.SHARED, timeoutMs, reentrant, token),
+                            granted -> {
+                                try {
+                                    granted.release();
+                                } finally {
+                                    granted.delete();
+                                }
+                            });
             if (lock == null) return null;
             Lock held = new Lock(this, lock, key, mode, reentrant);
             locks.add(held);
