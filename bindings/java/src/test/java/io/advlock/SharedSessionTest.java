@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * One lock, one owner: threads sharing one LockSession (a thread pool's) exclude each other as
@@ -58,13 +62,26 @@ class SharedSessionTest {
         inside.decrementAndGet();
     }
 
-    @Test
-    void eightThreadsWaitingOnOneSessionNeverOverlap() throws Exception {
+    /** Every backend: PostgreSQL, a local lock directory, and MySQL/MariaDB when the suite has one. */
+    private static String backend(String name) throws Exception {
+        switch (name) {
+            case "postgres": return URL;
+            case "local": return "local:" + Files.createTempDirectory("advlock-java-local.");
+            default:
+                String mysql = System.getenv("ADVLOCK_TEST_MYSQL_URL");
+                Assumptions.assumeTrue(mysql != null && !mysql.isEmpty(), "ADVLOCK_TEST_MYSQL_URL is not set");
+                return mysql;
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "local", "mysql"})
+    void eightThreadsWaitingOnOneSessionNeverOverlap(String backend) throws Exception {
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
         AtomicInteger entries = new AtomicInteger();
-        Key key = Key.fromName("shared-session-wait");
-        try (LockSession session = LockSession.open(URL)) {
+        Key key = Key.fromName("shared-session-wait-" + ProcessHandle.current().pid());
+        try (LockSession session = LockSession.open(backend(backend))) {
             onThreads(() -> {
                 for (int i = 0; i < ROUNDS; i++) {
                     try (Lock lock = session.lock(key, null)) {
@@ -78,13 +95,14 @@ class SharedSessionTest {
         assertEquals(THREADS * ROUNDS, entries.get());
     }
 
-    @Test
-    void eightThreadsTryingOnOneSessionNeverOverlap() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "local", "mysql"})
+    void eightThreadsTryingOnOneSessionNeverOverlap(String backend) throws Exception {
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
         AtomicInteger entries = new AtomicInteger();
-        Key key = Key.fromName("shared-session-try");
-        try (LockSession session = LockSession.open(URL)) {
+        Key key = Key.fromName("shared-session-try-" + ProcessHandle.current().pid());
+        try (LockSession session = LockSession.open(backend(backend))) {
             onThreads(() -> {
                 for (int got = 0; got < ROUNDS;) {
                     Optional<Lock> lock = session.tryLock(key);
