@@ -38,7 +38,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * itself gets a {@link DeadlockException} at once. Re-entry is never an
  * accident: ask for it with {@link LockOptions#reentrant(boolean)}, and the
  * calling thread's reentrant Locks on the key are one owner. Shared Locks
- * never conflict with each other.
+ * never conflict with each other. The core tells threads apart as operating
+ * system threads: virtual threads (Java 21) share carrier threads, so take no
+ * reentrant Locks on them, and a wait for a Lock another virtual thread of the
+ * same carrier holds may be taken for a self-wait ({@link DeadlockException}).
  *
  * <p>Thread safety: any thread may use a session; calls to the server are
  * serialised on its one connection (a wait on the server holds the connection,
