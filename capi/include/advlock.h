@@ -497,8 +497,9 @@ ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
  * without limit and 0 does not wait at all. Returns ADVLOCK_OK with a handle,
  * ADVLOCK_NOT_ACQUIRED when the time ran out, ADVLOCK_ECANCELED when
  * advlock_session_cancel() interrupted the wait, ADVLOCK_EDEADLOCK when the
- * server found a deadlock or the calling thread holds the lock through another
- * handle (see advlock_session_try_lock). After any failed wait, a lock the
+ * server found a deadlock, the calling thread holds the lock through another
+ * handle (see advlock_session_try_lock), or threads of this session would wait
+ * for each other in a cycle. After any failed wait, a lock the
  * server granted at the last moment is released again: a failed wait never
  * leaves a lock behind. The session is busy (other calls on it block) while it
  * waits on the server; waiting for another handle of the session keeps it free.

@@ -72,6 +72,12 @@ std::optional<LockOwners::Claim> LockOwners::admit(const Request &request, const
                            ": this thread already holds it on this session through another lock handle, so the "
                            "wait would never end; release that handle first, or take both as reentrant locks");
         }
+        if (closes_a_cycle(me, in_the_way)) {
+            give_up();
+            throw Deadlock(request.described +
+                           ": another thread holding it waits, through locks of this session, for one this thread "
+                           "holds, so neither wait would end; this wait was refused (release and retry)");
+        }
         if ((request.cancel && request.cancel->cancelled()) || generation != cancel_generation_) {
             give_up();
             throw Canceled(request.described + ": the wait was cancelled");
@@ -94,6 +100,26 @@ std::optional<LockOwners::Claim> LockOwners::admit(const Request &request, const
         }
         lock.lock();
     }
+}
+
+bool LockOwners::closes_a_cycle(std::thread::id me, const std::vector<const Entry *> &in_the_way) const {
+    std::vector<std::thread::id> pending, seen;
+    for (const Entry *e : in_the_way) pending.push_back(e->thread);
+    while (!pending.empty()) {
+        const std::thread::id thread = pending.back();
+        pending.pop_back();
+        if (thread == me) return true;
+        if (std::find(seen.begin(), seen.end(), thread) != seen.end()) continue;
+        seen.push_back(thread);
+        // A thread waits in one place at a time: follow its wait, if any.
+        for (const auto &lock : locks_) {
+            for (const Entry &e : lock.second) {
+                if (e.thread != thread || e.state != State::Waiting) continue;
+                for (const Entry *next : blockers(lock.second, e)) pending.push_back(next->thread);
+            }
+        }
+    }
+    return false;
 }
 
 LockOwners::Entries::iterator LockOwners::find_locked(Claim claim, std::string *lock) {

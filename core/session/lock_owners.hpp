@@ -14,6 +14,11 @@
 // with every other owner. Modes conflict as on the server: exclusive with
 // anything, shared with exclusive.
 //
+// A wait that would close a cycle (threads waiting for each other through
+// this table, as two upgrades from shared) is refused with Deadlock, as the
+// server refuses one between sessions; the thread holding a handle is taken
+// to be the one that will release it.
+//
 // Waiters are admitted in arrival order (a new owner does not overtake one
 // already waiting for a conflicting mode), except that an owner which already
 // holds the lock is never queued behind a waiter: that waiter waits for it.
@@ -82,6 +87,8 @@ private:
     // The entries that keep `self` from being admitted now.
     static std::vector<const Entry *> blockers(const Entries &entries, const Entry &self);
     Entries::iterator find_locked(Claim claim, std::string *lock);
+    // Whether the threads `in_the_way` wait, through this table, for `me`.
+    bool closes_a_cycle(std::thread::id me, const std::vector<const Entry *> &in_the_way) const;
 
     // How often a waiter looks whether its session was lost or closed: those
     // are noticed elsewhere (the watchdog), which does not wake this table.

@@ -14,6 +14,7 @@
 
 #include "advlock.h"
 #include "support/c_handles.hpp"
+#include "support/overlap.hpp"
 #include "support/temp_directory.hpp"
 
 using namespace advlock::test;
@@ -41,42 +42,6 @@ protected:
     }
     TempDirectory directory_;
 };
-
-// Each worker thread uses sessions[thread % sessions] and loops: acquire
-// (waiting, or trying until it gets it), check nobody conflicting is inside,
-// stay a moment, leave, release.
-struct Overlap {
-    std::atomic<int> exclusive_inside{0}, shared_inside{0}, violations{0}, entries{0};
-};
-
-void work(const Session &session, const advlock_key &key, advlock_mode mode, bool by_trying, int rounds,
-          Overlap &overlap) {
-    for (int round = 0; round < rounds; ++round) {
-        Lock lock;
-        for (;;) {
-            const advlock_status status =
-                acquire(&lock, session, key, mode, by_trying ? 0 : ADVLOCK_WAIT_FOREVER);
-            if (status == ADVLOCK_OK) break;
-            ASSERT_EQ(status, ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
-            ASSERT_TRUE(by_trying) << "a wait without limit came back empty";
-            std::this_thread::yield();
-        }
-        if (mode == ADVLOCK_EXCLUSIVE) {
-            if (overlap.exclusive_inside.fetch_add(1) != 0 || overlap.shared_inside.load() != 0) ++overlap.violations;
-        } else {
-            overlap.shared_inside.fetch_add(1);
-            if (overlap.exclusive_inside.load() != 0) ++overlap.violations;
-        }
-        ++overlap.entries;
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-        if (mode == ADVLOCK_EXCLUSIVE) {
-            overlap.exclusive_inside.fetch_sub(1);
-        } else {
-            overlap.shared_inside.fetch_sub(1);
-        }
-        ASSERT_EQ(advlock_lock_release(lock.get()), ADVLOCK_OK) << advlock_error_last()->message;
-    }
-}
 
 }  // namespace
 
@@ -190,6 +155,25 @@ TEST_P(LockOwnersOn, WaitingForItsOwnHandleIsDeadlockNotAHang) {
     held.reset();
     Session other = open();
     EXPECT_NE(take(other, key), nullptr);
+}
+
+TEST(LockOwners, TwoThreadsUpgradingFromSharedAreADeadlockForOneOfThem) {
+    const advlock_key key = test_key();
+    Session session = open_session();
+    std::atomic<int> ready{0};
+    const auto upgrade = [&] {
+        Lock shared, exclusive;
+        EXPECT_EQ(acquire(&shared, session, key, ADVLOCK_SHARED, 0, true), ADVLOCK_OK);
+        ++ready;
+        while (ready.load() < 2) std::this_thread::yield();
+        const advlock_status status = acquire(&exclusive, session, key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER, true);
+        shared.reset();  // the victim lets go, so the other upgrade is granted
+        return status;
+    };
+    auto first = std::async(std::launch::async, upgrade), second = std::async(std::launch::async, upgrade);
+    const advlock_status a = first.get(), b = second.get();
+    EXPECT_TRUE((a == ADVLOCK_EDEADLOCK && b == ADVLOCK_OK) || (a == ADVLOCK_OK && b == ADVLOCK_EDEADLOCK))
+        << advlock_status_name(a) << " and " << advlock_status_name(b);
 }
 
 TEST_P(LockOwnersOn, WaitForAnotherHandleHonoursTimeoutTokenAndSessionCancel) {

@@ -8,12 +8,14 @@
 #include <cctype>
 #include <string>
 #include <thread>
+#include <vector>
 #include <unistd.h>
 
 #include "advlock.h"
 #include "advlock.hpp"
 #include "support/c_handles.hpp"
 #include "support/lost_recorder.hpp"
+#include "support/overlap.hpp"
 #include "support/test_mariadb.hpp"
 
 namespace advlock::test {
@@ -284,6 +286,22 @@ TEST(MysqlLocks, HoldersNameTheLockAndItsSessionAndSayWhatIsNotShown) {
     EXPECT_NE(std::string(advlock_holders_note(raw)).find("waiting"), std::string::npos);
 }
 
+TEST(MysqlLocks, HoldersShowASessionOnceWhateverItsHandles) {
+    const std::string name = unique_name();
+    Session holder = mysql_session(), asker = mysql_session();
+    const advlock_key unused = advlock_key_bigint(0);
+    Lock first, second;
+    ASSERT_EQ(acquire(&first, holder, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
+    ASSERT_EQ(acquire(&second, holder, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
+    for (const Session *who : {&holder, &asker}) {
+        advlock_holders *raw = nullptr;
+        ASSERT_EQ(advlock_session_holders_name(&raw, who->get(), nullptr, name.data(), name.size()), ADVLOCK_OK)
+            << advlock_error_last()->message;
+        Holders holders(raw);
+        EXPECT_EQ(advlock_holders_count(raw), 1u) << (who == &holder ? "asked by the holder" : "asked by another");
+    }
+}
+
 TEST(MysqlLocks, AHoldersKeyLocksTheSameLockAgain) {
     // Through the C++ wrapper: a holder's key keeps the lock's name, so
     // locking it (here from a second session) names the lock that is held.
@@ -330,6 +348,27 @@ TEST(MysqlLocks, BadUrlsAndPasswordsGiveClearErrorsWithoutTheSecret) {
     EXPECT_NE(std::string(advlock_error_last()->message).find("port"), std::string::npos);
     EXPECT_EQ(std::string(advlock_error_last()->message).find("Pw5ecret"), std::string::npos);
     EXPECT_EQ(session, nullptr);
+}
+
+TEST(MysqlLocks, ThreadsSharingSessionsNeverOverlap) {
+    // GET_LOCK counts a session's re-entry like PostgreSQL: the owners table
+    // keeps threads of one session apart on MySQL as well.
+    for (const bool by_trying : {false, true}) {
+        SCOPED_TRACE(by_trying ? "trying" : "waiting");
+        const std::string name = unique_name();
+        std::vector<Session> sessions;
+        for (int s = 0; s < 2; ++s) sessions.push_back(mysql_session());
+        Overlap overlap;
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 8; ++t) {
+            threads.emplace_back([&, t] {
+                work(sessions[t % 2], advlock_key_bigint(0), ADVLOCK_EXCLUSIVE, by_trying, 10, overlap, &name);
+            });
+        }
+        for (std::thread &t : threads) t.join();
+        EXPECT_EQ(overlap.violations.load(), 0);
+        EXPECT_EQ(overlap.entries.load(), 80);
+    }
 }
 
 }  // namespace
