@@ -149,8 +149,9 @@ public final class LockSession implements AutoCloseable {
      * Take the lock, waiting up to timeout (null: as long as it takes) for the other owners to let
      * go: other Locks of this session in the process, other sessions on the server. Throws
      * {@link NotAcquiredException} when the time runs out, {@link CanceledException} when
-     * {@link #cancel()} ends it, {@link DeadlockException} when the server finds a deadlock or this
-     * thread holds the conflicting Lock itself. A failed wait never leaves a lock behind.
+     * {@link #cancel()} ends it, {@link DeadlockException} when the server finds a deadlock, this
+     * thread holds the conflicting Lock itself, or threads of this session would wait for each
+     * other in a cycle. A failed wait never leaves a lock behind.
      *
      * <p>Interruptible: {@code Thread.interrupt()} ends the wait at once (also when the thread was
      * interrupted before the call) with a {@link CanceledException} whose cause is an
