@@ -11,13 +11,15 @@ public final class Lock implements AutoCloseable {
     private final LockSession session;
     private final Key key;
     private final Mode mode;
+    private final boolean reentrant;
     private NativeLock handle;  // null once released or its session closed
 
-    Lock(LockSession session, NativeLock handle, Key key, Mode mode) {
+    Lock(LockSession session, NativeLock handle, Key key, Mode mode, boolean reentrant) {
         this.session = session;
         this.handle = handle;
         this.key = key;
         this.mode = mode;
+        this.reentrant = reentrant;
     }
 
     public Key key() {
@@ -26,6 +28,11 @@ public final class Lock implements AutoCloseable {
 
     public Mode mode() {
         return mode;
+    }
+
+    /** Taken with {@link LockOptions#reentrant(boolean)}: one owner with its thread's other reentrant Locks. */
+    public boolean isReentrant() {
+        return reentrant;
     }
 
     public LockSession session() {
@@ -97,7 +104,7 @@ public final class Lock implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Lock(" + key + (mode == Mode.SHARED ? ", shared" : "") + ")";
+        return "Lock(" + key + (mode == Mode.SHARED ? ", shared" : "") + (reentrant ? ", reentrant" : "") + ")";
     }
 
     /** Drop the native handle (after release, or when the session closes). */

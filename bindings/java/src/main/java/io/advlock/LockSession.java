@@ -28,10 +28,29 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * }
  * }</pre>
  *
- * <p>Thread safety: any thread may use a session; calls are serialised on its
- * one connection (a {@link #lock} wait blocks the others). {@link #cancel()}
- * and {@link #close()} may come from any thread and interrupt a wait in
- * progress. After close every call throws {@link MisuseException}.
+ * <p>One lock, one owner. Every {@link Lock} is its own owner, as every session
+ * is on the server: two Locks never both hold a key exclusively, nor one
+ * exclusively and one shared, even on one session, so threads sharing a
+ * LockSession (a thread pool) exclude each other as separate sessions would.
+ * Where another Lock of this session holds the key, {@link #tryLock} is empty
+ * and {@link #lock} waits in the process (same timeout, cancel and interrupt
+ * as a wait on the server); a thread that would wait for a Lock it holds
+ * itself gets a {@link DeadlockException} at once. Re-entry is never an
+ * accident: ask for it with {@link LockOptions#reentrant(boolean)}, and the
+ * calling thread's reentrant Locks on the key are one owner. Shared Locks
+ * never conflict with each other. The core tells threads apart as operating
+ * system threads: virtual threads (Java 21) share carrier threads, so take no
+ * reentrant Locks on them, and a wait for a Lock another virtual thread of the
+ * same carrier holds may be taken for a self-wait ({@link DeadlockException}).
+ *
+ * <p>Thread safety: any thread may use a session; calls to the server are
+ * serialised on its one connection (a wait on the server holds the connection,
+ * a wait for another Lock of this session does not). {@link #cancel()} ends
+ * every thread's wait; {@code Thread.interrupt()} ends the interrupted thread's
+ * {@link #lock} wait only, with a {@link CanceledException} (see
+ * {@link #lock(Key, Duration, LockOptions)}), so {@code ExecutorService.shutdownNow()}
+ * ends tasks blocked in lock(). {@link #close()} may come from any thread and
+ * ends the waits in progress. After close every call throws {@link MisuseException}.
  */
 public final class LockSession implements AutoCloseable {
     private static final long WAIT_FOREVER = -1;
@@ -55,6 +74,14 @@ public final class LockSession implements AutoCloseable {
     /**
      * Open a session from a postgresql:// URL or conninfo ("" uses the PG* variables); "local" for host locks;
      * mysql://user:password@host/db (or mariadb://) for GET_LOCK locks, which lock names as they are.
+     *
+     * <p>The JDBC URL a batch already has works too: {@code jdbc:postgresql://HOST[:PORT][,HOST2...]/DB?user=U&password=P}
+     * (port 5432 when left out, as pgjdbc; pgjdbc's ApplicationName, ssl, sslmode, sslcert, sslkey, sslrootcert,
+     * sslpassword, options, connectTimeout, gssEncMode and targetServerType are applied, its statement settings
+     * such as prepareThreshold ignored, any other parameter refused), and {@code jdbc:mysql://HOST[:PORT]/DB?...}
+     * or {@code jdbc:mariadb://...} open a MySQL session (user, password, connectTimeout). A URL without a host,
+     * a driver advlock does not lock on, or a parameter it cannot apply is an {@link InvalidArgumentException}
+     * naming the problem, never quoting the URL.
      */
     public static LockSession open(String url) {
         return open(url, SessionOptions.defaults());
@@ -62,10 +89,13 @@ public final class LockSession implements AutoCloseable {
 
     /**
      * Throws {@link ConnectException}, {@link UnsafeTargetException} (standby, read-only, pooler, cluster)
-     * unless allowed, {@link InvalidArgumentException}.
+     * unless allowed, {@link InvalidArgumentException}. {@link SessionOptions#user} and
+     * {@link SessionOptions#password} override the URL's.
      */
     public static LockSession open(String url, SessionOptions options) {
         Key.requireText(url, "url");
+        if (options == null) throw new InvalidArgumentException(-3, "advlock: options is null", "");
+        String target = DatabaseUrl.resolve(url, options.user, options.password);
         NativeSessionOptions o = new NativeSessionOptions();
         try {
             o.setApplication_name(options.applicationName);
@@ -73,7 +103,7 @@ public final class LockSession implements AutoCloseable {
             o.setAllow_pooler(options.allowPooler);
             o.setHeartbeat_interval_ms(milliseconds(options.heartbeatInterval, "heartbeat interval"));
             o.setHeartbeat_deadline_ms(milliseconds(options.heartbeatDeadline, "heartbeat deadline"));
-            return new LockSession(NativeSession.open(url, o), options.registry);
+            return new LockSession(NativeSession.open(target, o), options.registry);
         } finally {
             o.delete();
         }
@@ -85,7 +115,16 @@ public final class LockSession implements AutoCloseable {
     }
 
     public Optional<Lock> tryLock(Key key, Mode mode) {
-        return Optional.ofNullable(take(key, mode, 0));
+        return tryLock(key, LockOptions.defaults().mode(mode));
+    }
+
+    /**
+     * Take the lock without waiting, as options say (mode, reentrant); empty when another owner
+     * holds it: another session, or another Lock of this one (see the owner rule above). Never
+     * interrupted: a tryLock does not wait for other owners.
+     */
+    public Optional<Lock> tryLock(Key key, LockOptions options) {
+        return Optional.ofNullable(take(key, options, 0, false));
     }
 
     /** A name: looked up in the session's registry when it has one, else {@link Key#fromName}. */
@@ -93,31 +132,56 @@ public final class LockSession implements AutoCloseable {
         return tryLock(keyOf(name), Mode.EXCLUSIVE);
     }
 
-    /**
-     * Take the lock, waiting on the server up to timeout (null: as long as it
-     * takes). Throws {@link NotAcquiredException} when the time runs out,
-     * {@link CanceledException} when {@link #cancel()} interrupts it,
-     * {@link DeadlockException}. A failed wait never leaves a lock behind.
-     */
+    public Optional<Lock> tryLock(String name, LockOptions options) {
+        return tryLock(keyOf(name), options);
+    }
+
+    /** {@link #lock(Key, Duration, LockOptions)}, exclusive and not reentrant. */
     public Lock lock(Key key, Duration timeout) {
-        return lock(key, timeout, Mode.EXCLUSIVE);
+        return lock(key, timeout, LockOptions.defaults());
     }
 
     public Lock lock(Key key, Duration timeout, Mode mode) {
+        return lock(key, timeout, LockOptions.defaults().mode(mode));
+    }
+
+    /**
+     * Take the lock, waiting up to timeout (null: as long as it takes) for the other owners to let
+     * go: other Locks of this session in the process, other sessions on the server. Throws
+     * {@link NotAcquiredException} when the time runs out, {@link CanceledException} when
+     * {@link #cancel()} ends it, {@link DeadlockException} when the server finds a deadlock, this
+     * thread holds the conflicting Lock itself, or threads of this session would wait for each
+     * other in a cycle. A failed wait never leaves a lock behind.
+     *
+     * <p>Interruptible: {@code Thread.interrupt()} ends the wait at once (also when the thread was
+     * interrupted before the call) with a {@link CanceledException} whose cause is an
+     * {@link InterruptedException}, and the thread's interrupt flag stays set, as
+     * {@code ClosedByInterruptException} leaves it: the exception is unchecked like every advlock
+     * exception, so lock() stays usable in lambdas, and the flag tells the pool's code what
+     * happened. A lock granted in the race with the interrupt is released: an interrupted wait
+     * never returns a Lock. One limit: while another thread of this session waits on the server,
+     * a thread that needs the connection for its own server wait queues for it, and its interrupt
+     * lands once the connection is free.
+     */
+    public Lock lock(Key key, Duration timeout, LockOptions options) {
         long ms = timeout == null ? WAIT_FOREVER : milliseconds(timeout, "timeout");
-        Lock lock = take(key, mode, ms);
+        Lock lock = take(key, options, ms, true);
         if (lock == null) {
-            throw new NotAcquiredException(1, "lock " + key + " is held by another session"
+            throw new NotAcquiredException(1, "lock " + key + " is held by another owner"
                     + (ms == 0 ? " (no wait)" : "; gave up after " + timeout), "");
         }
         return lock;
     }
 
     public Lock lock(String name, Duration timeout) {
-        return lock(keyOf(name), timeout, Mode.EXCLUSIVE);
+        return lock(keyOf(name), timeout, LockOptions.defaults());
     }
 
-    /** Interrupt a {@link #lock} wait running on another thread. */
+    public Lock lock(String name, Duration timeout, LockOptions options) {
+        return lock(keyOf(name), timeout, options);
+    }
+
+    /** End every {@link #lock} wait in progress on this session, on every thread ({@link CanceledException}). */
     public void cancel() {
         if (!closed) session.cancel();
     }
@@ -249,15 +313,25 @@ public final class LockSession implements AutoCloseable {
 
     // ---- private ---------------------------------------------------------------------
 
-    private Lock take(Key key, Mode mode, long timeoutMs) {
+    private Lock take(Key key, LockOptions options, long timeoutMs, boolean interruptible) {
         if (key == null) throw new InvalidArgumentException(-3, "key is null", "");
-        if (mode == null) throw new InvalidArgumentException(-3, "mode is null", "");
+        if (options == null) throw new InvalidArgumentException(-3, "options is null", "");
+        Mode mode = options.mode;
+        boolean reentrant = options.reentrant;
         return call(() -> {
             NativeKey k = key.toNative();
-            NativeLock lock = timeoutMs == 0 ? session.tryLock(k, mode == Mode.SHARED)
-                                             : session.lock(k, mode == Mode.SHARED, timeoutMs);
+            NativeLock lock = !interruptible ? session.acquire(k, mode == Mode.SHARED, 0, reentrant, null)
+                    : InterruptibleWait.run("lock " + key,
+                            token -> session.acquire(k, mode == Mode.SHARED, timeoutMs, reentrant, token),
+                            granted -> {
+                                try {
+                                    granted.release();
+                                } finally {
+                                    granted.delete();
+                                }
+                            });
             if (lock == null) return null;
-            Lock held = new Lock(this, lock, key, mode);
+            Lock held = new Lock(this, lock, key, mode, reentrant);
             locks.add(held);
             return held;
         });

@@ -10,6 +10,8 @@ public final class SessionOptions {
     Duration heartbeatInterval = Duration.ZERO;
     Duration heartbeatDeadline = Duration.ZERO;
     Registry registry;
+    String user;      // null: the URL's, else libpq's / the driver's default
+    String password;  // null: the URL's, else PGPASSWORD, ~/.pgpass, ~/.my.cnf...
 
     public static SessionOptions defaults() {
         return new SessionOptions();
@@ -43,6 +45,39 @@ public final class SessionOptions {
     public SessionOptions heartbeatDeadline(Duration deadline) {
         this.heartbeatDeadline = deadline;
         return this;
+    }
+
+    /**
+     * The database user, overriding the URL's (as a later keyword does in libpq): for a JDBC URL
+     * and a user kept apart from it, as Java batches configure them.
+     */
+    public SessionOptions user(String user) {
+        this.user = requireNoNul(Key.requireText(user, "user"), "the user");
+        return this;
+    }
+
+    /**
+     * The password, overriding the URL's. It reaches the server and nothing else: no exception
+     * message and no {@link #toString()} contains it.
+     */
+    public SessionOptions password(String password) {
+        this.password = requireNoNul(Key.requireText(password, "password"), "the password");
+        return this;
+    }
+
+    /** Every option but the password, which shows as "********" when set. */
+    @Override
+    public String toString() {
+        return "SessionOptions(applicationName=" + applicationName + ", user=" + user
+                + ", password=" + (password == null ? "null" : "********") + ", allowStandby=" + allowStandby
+                + ", allowPooler=" + allowPooler + ", heartbeatInterval=" + heartbeatInterval
+                + ", heartbeatDeadline=" + heartbeatDeadline + ", registry=" + (registry != null) + ")";
+    }
+
+    private static String requireNoNul(String text, String what) {
+        // libpq and Connector/C read C strings: what follows a NUL would be silently dropped.
+        if (text.indexOf('\0') >= 0) throw new InvalidArgumentException(-3, "advlock: " + what + " contains a NUL character", "");
+        return text;
     }
 
     /** Names given to tryLock/lock are looked up in this registry. */

@@ -2,6 +2,7 @@ package io.advlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -14,7 +15,9 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -162,6 +165,35 @@ class MysqlTest {
         waitUntil(() -> "NULL".equals(holderOfQuietly(name)), "the server to free the lock");
     }
 
+    @Test
+    void interruptEndsAWaitAndLeavesNoLock() throws Exception {
+        String name = "interrupted_" + UNIQUE;
+        try (LockSession holder = LockSession.open(url); LockSession waiter = LockSession.open(url)) {
+            Lock held = holder.tryLock(name).orElseThrow();
+            int pid = waiter.backendPid();
+            CompletableFuture<RuntimeException> thrown = new CompletableFuture<>();
+            CompletableFuture<Boolean> flag = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try (Lock lock = waiter.lock(name, null)) {
+                    thrown.complete(null);
+                } catch (RuntimeException e) {
+                    thrown.complete(e);
+                }
+                flag.complete(Thread.currentThread().isInterrupted());
+            });
+            thread.start();
+            waitUntil(() -> "1".equals(adminQuietly("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = "
+                    + pid + " AND STATE = 'User lock'")), "the waiter to wait in GET_LOCK");
+            thread.interrupt();
+            CanceledException e = assertInstanceOf(CanceledException.class, thrown.get(60, TimeUnit.SECONDS));
+            assertInstanceOf(InterruptedException.class, e.getCause());
+            assertTrue(flag.get(60, TimeUnit.SECONDS), "the interrupt flag stays set");
+            held.release();
+            assertEquals("NULL", holderOf(name), "the interrupted wait left no lock behind");
+            waiter.tryLock(name).orElseThrow().release();
+        }
+    }
+
     // ---- the admin connection: the mariadb command-line client ------------------------------------
 
     private static List<String> adminCommand() throws IOException {
@@ -197,6 +229,14 @@ class MysqlTest {
     /** IS_USED_LOCK(name): the connection id holding it, or "NULL". */
     private static String holderOf(String name) throws IOException, InterruptedException {
         return admin("SELECT IS_USED_LOCK('" + name.replace("'", "''") + "')");
+    }
+
+    private static String adminQuietly(String sql) {
+        try {
+            return admin(sql);
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String holderOfQuietly(String name) {

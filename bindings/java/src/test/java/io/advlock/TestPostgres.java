@@ -48,14 +48,22 @@ final class TestPostgres {
 
     /** A JDBC connection for looking at and disturbing the server. */
     static Connection jdbc() throws SQLException {
-        // postgresql://user:password@host:port/db → jdbc:postgresql://host:port/db + properties
-        java.net.URI uri = java.net.URI.create(url());
-        String[] credentials = uri.getUserInfo().split(":", 2);
+        String[] credentials = java.net.URI.create(url()).getUserInfo().split(":", 2);
+        return jdbc(credentials[0], credentials[1]);
+    }
+
+    /** The same server as another role. */
+    static Connection jdbc(String user, String password) throws SQLException {
         Properties properties = new Properties();
-        properties.setProperty("user", credentials[0]);
-        properties.setProperty("password", credentials[1]);
-        return DriverManager.getConnection("jdbc:postgresql://" + uri.getHost() + ":" + uri.getPort() + uri.getPath(),
-                                           properties);
+        properties.setProperty("user", user);
+        properties.setProperty("password", password);
+        return DriverManager.getConnection(jdbcUrl(), properties);
+    }
+
+    /** postgresql://user:password@host:port/db → jdbc:postgresql://host:port/db (no credentials). */
+    static String jdbcUrl() {
+        java.net.URI uri = java.net.URI.create(url());
+        return "jdbc:postgresql://" + uri.getHost() + ":" + uri.getPort() + uri.getPath();
     }
 
     /** Backend pids holding key, straight from pg_locks. */
