@@ -83,6 +83,23 @@ class ActiveRecordTest < Minitest::Test
     ENV.delete("WITH_ADVISORY_LOCK_PREFIX")
   end
 
+  def test_the_prefix_is_part_of_every_key_and_lock_string
+    ENV["WITH_ADVISORY_LOCK_PREFIX"] = "7"
+    assert_equal Advlock::Key.from_name_compat("daily_sales", 7), Advlock::ActiveRecord.key_for("daily_sales")
+    old = PG.connect(AdvlockTest.url)
+    key = Advlock::Key.from_name_compat("daily_sales")
+    assert_equal "t", old.exec("SELECT pg_try_advisory_lock(#{key.k1}, 7)").getvalue(0, 0)
+    assert_equal false, Invoice.with_advisory_lock("daily_sales", timeout_seconds: 0) { flunk "ran" }
+    Invoice.with_advisory_lock("outer") { assert_equal "7outer", Invoice.current_advisory_lock }
+    old.close
+    # As the gem: the prefix's to_i, masked to 31 bits.
+    ENV["WITH_ADVISORY_LOCK_PREFIX"] = "-1"
+    assert_equal 0x7fffffff, Advlock::ActiveRecord.key_for("daily_sales").k2
+    assert_equal 0x7fffffff, Advlock::ActiveRecord.key_for(42).k2
+  ensure
+    ENV.delete("WITH_ADVISORY_LOCK_PREFIX")
+  end
+
   def test_instance_methods_are_the_models
     Invoice.connection.create_table(:invoices, if_not_exists: true)
     record = Invoice.new

@@ -5,15 +5,18 @@
 #   require "advlock/active_record"
 #   Invoice.with_advisory_lock("daily_sales", timeout_seconds: 0) { run }   # false when held
 #
-# Same methods, options and keys as the gem (the key of a name is
-# [crc32(name) & 0x7fffffff, WITH_ADVISORY_LOCK_PREFIX & 0x7fffffff]), so old
-# and new processes exclude each other during a rolling migration. The
-# differences, on purpose, are in docs/migrating-from-with_advisory_lock.md:
-# session locks live on advlock's own dedicated connection (not the pool),
-# waits happen on the server (no polling), a lost lock raises LockLost instead
-# of going on unprotected, advisory_lock_exists? never takes a trial lock.
+# Same methods, options and keys as the gem, so old and new processes exclude
+# each other during a rolling migration. On PostgreSQL the key of a name is
+# [crc32(name) & 0x7fffffff, WITH_ADVISORY_LOCK_PREFIX & 0x7fffffff]; on
+# MySQL/MariaDB (mysql2, trilogy) the lock is GET_LOCK's name
+# "#{WITH_ADVISORY_LOCK_PREFIX}#{name}". The differences, on purpose, are in
+# docs/migrating-from-with_advisory_lock.md: session locks live on advlock's
+# own dedicated connection (not the pool), waits happen on the server (no
+# polling), a lost lock raises LockLost instead of going on unprotected,
+# advisory_lock_exists? never takes a trial lock.
 require "active_record"
 require "advlock"
+require_relative "active_record/lock_url"
 
 module Advlock
   module ActiveRecord
@@ -22,50 +25,64 @@ module Advlock
       def lock_was_acquired? = lock_was_acquired
     end
 
+    # The gem's environment variable: part of every key (PostgreSQL) or name (MySQL).
+    PREFIX_ENV = "WITH_ADVISORY_LOCK_PREFIX"
+
     class << self
       # The lock session's URL; default: built from the model's database configuration.
       attr_accessor :url
 
-      # The key of a lock name, in the gem's scheme: a number is its own
-      # first half (the gem's stable_hashcode), anything else crc32 of its text.
-      def key_for(lock_name)
-        prefix = ENV.fetch("WITH_ADVISORY_LOCK_PREFIX", "0").to_i
+      # The gem's lock string, "#{WITH_ADVISORY_LOCK_PREFIX}#{lock_name}":
+      # GET_LOCK's name on MySQL, and what current_advisory_lock(s) answer.
+      def lock_string(lock_name) = "#{ENV.fetch(PREFIX_ENV, nil)}#{lock_name}"
+
+      # The key of a lock name, in the gem's scheme. PostgreSQL: a number is
+      # its own first half (the gem's stable_hashcode), anything else crc32 of
+      # its text; the prefix is the second half. mysql: the lock string as a
+      # name (GET_LOCK locks the text itself).
+      def key_for(lock_name, mysql: false)
+        return Key.from_name(lock_string(lock_name)) if mysql
+
+        prefix = ENV.fetch(PREFIX_ENV, nil).to_i
         return Key.pair(lock_name.to_i & 0x7fffffff, prefix & 0x7fffffff) if lock_name.is_a?(Numeric)
 
         Key.from_name_compat(lock_name.to_s, prefix)
       end
 
-      # The process's lock session: one dedicated connection, opened on first
-      # use and again in a forked child (a child must not share its parent's socket).
+      # The URL the model's locks are taken on: url when set, else one built
+      # from the model's database configuration (LockUrl).
+      def lock_url(model) = url || LockUrl.for_config(model.connection_db_config.configuration_hash)
+
+      # The process's lock session for the model's database: one dedicated
+      # connection per database, opened on first use and again in a forked
+      # child (a child must not share its parent's socket).
       def session(model)
+        target = lock_url(model)
         @mutex ||= Mutex.new
         @mutex.synchronize do
-          if @session.nil? || @session.closed? || @pid != Process.pid
-            @session = Advlock::Session.new(url || conninfo(model), application_name: "advlock-active_record")
+          if @pid != Process.pid
+            @sessions = {}
             @pid = Process.pid
           end
-          @session
+          session = @sessions[target]
+          if session.nil? || session.closed?
+            session = @sessions[target] = Advlock::Session.new(target, application_name: "advlock-active_record")
+          end
+          session
         end
       end
 
-      # Close the process's lock session (releasing its locks), e.g. in tests.
+      # Close the process's lock sessions (releasing their locks), e.g. in tests.
       def reset!
-        @session&.close unless @pid != Process.pid
-        @session = nil
+        sessions = (@mutex ||= Mutex.new).synchronize do
+          (@pid == Process.pid ? @sessions.values : []).tap { @sessions = {} }
+        end
+        sessions.each(&:close)
       end
 
-      # Names held by this thread, oldest first.
-      def held_names = (Thread.current[:advlock_active_record_locks] ||= [])
-
-      private
-
-      def conninfo(model)
-        config = model.connection_db_config.configuration_hash
-        {
-          host: config[:host], port: config[:port], dbname: config[:database], user: config[:username],
-          password: config[:password], sslmode: config[:sslmode]
-        }.compact.map { |name, value| "#{name}='#{value.to_s.gsub(/['\\]/) { |c| "\\#{c}" }}'" }.join(" ")
-      end
+      # What this thread holds, oldest first: [lock string, shared] pairs, as
+      # the gem's lock stack.
+      def held = (Thread.current[:advlock_active_record_locks] ||= [])
     end
 
     # The options the gem takes; any other raises ArgumentError, so a typo
@@ -91,41 +108,27 @@ module Advlock
 
       # Result#lock_was_acquired? and Result#result.
       def with_advisory_lock_result(lock_name, options = {}, &block)
-        options = { timeout_seconds: options } unless options.is_a?(Hash)  # the gem's old positional timeout
+        options = { timeout_seconds: options } unless options.is_a?(Hash) # the gem's old positional timeout
         advlock_check_options(options)
-        name = lock_name.to_s
-        held = Advlock::ActiveRecord.held_names
-        return Result.new(true, yield) if held.include?(name) # re-entrant, as the gem
+        item = [Advlock::ActiveRecord.lock_string(lock_name), options[:shared] ? true : false]
+        held = Advlock::ActiveRecord.held
+        return Result.new(true, yield) if held.any? { |name, _| name == item[0] } # re-entrant, as the gem
 
-        key = Advlock::ActiveRecord.key_for(lock_name)
-        if options[:transaction]
-          return Result.new(false, false) unless advlock_transaction_lock(key, options)
-
-          return with_name_held(name) { Result.new(true, yield) }
-        end
-        lock = advlock_session_lock(key, options)
-        return Result.new(false, false) if lock.nil?
-
-        begin
-          value = with_name_held(name) { yield }
-        rescue Exception # rubocop:disable Lint/RescueException -- release, then re-raise whatever it was
-          lock.release if lock.held?
-          raise
-        end
-        lock.release # raises Advlock::LockLost when the lock was lost meanwhile
-        Result.new(true, value)
+        advlock_lock_and_yield(lock_name, item, options, &block)
       end
 
-      # Whether any session holds the lock, from pg_locks: never by taking it.
+      # Whether any session holds the lock, from pg_locks (MySQL: what the
+      # server shows of its holders): never by taking it.
       def advisory_lock_exists?(lock_name)
-        key = Advlock::ActiveRecord.key_for(lock_name)
-        Advlock::ActiveRecord.session(self).holders(key).any?(&:granted)
+        session = Advlock::ActiveRecord.session(self)
+        session.holders(advlock_key(lock_name)).any?(&:granted)
       end
 
-      # The name of the outermost lock this thread holds, or nil (as the gem).
-      def current_advisory_lock = Advlock::ActiveRecord.held_names.first
-      # Names of the locks this thread holds.
-      def current_advisory_locks = Advlock::ActiveRecord.held_names.dup
+      # The lock string (WITH_ADVISORY_LOCK_PREFIX and name) of the outermost
+      # lock this thread holds, or nil (as the gem).
+      def current_advisory_lock = Advlock::ActiveRecord.held.first&.first
+      # The lock strings of the locks this thread holds, oldest first.
+      def current_advisory_locks = Advlock::ActiveRecord.held.map(&:first)
 
       private
 
@@ -138,12 +141,42 @@ module Advlock
                              "#{Advlock::ActiveRecord::OPTIONS.map { |o| "#{o}:" }.join(", ")}"
       end
 
-      def with_name_held(name)
-        held = Advlock::ActiveRecord.held_names
-        held.push(name)
+      def advlock_mysql? = LockUrl.mysql?(Advlock::ActiveRecord.lock_url(self))
+      def advlock_key(lock_name) = Advlock::ActiveRecord.key_for(lock_name, mysql: advlock_mysql?)
+
+      def advlock_lock_and_yield(lock_name, item, options)
+        advlock_check_mysql_options(options) if advlock_mysql?
+        key = advlock_key(lock_name)
+        if options[:transaction]
+          return Result.new(false, false) unless advlock_transaction_lock(key, options)
+
+          return with_item_held(item) { Result.new(true, yield) }
+        end
+        lock = advlock_session_lock(key, options)
+        return Result.new(false, false) if lock.nil?
+
+        begin
+          value = with_item_held(item) { yield }
+        rescue Exception # rubocop:disable Lint/RescueException -- release, then re-raise whatever it was
+          lock.release if lock.held?
+          raise
+        end
+        lock.release # raises Advlock::LockLost when the lock was lost meanwhile
+        Result.new(true, value)
+      end
+
+      # The gem's own refusals on MySQL, with its exception class.
+      def advlock_check_mysql_options(options)
+        raise ArgumentError, "shared locks are not supported on MySQL" if options[:shared]
+        raise ArgumentError, "transaction level locks are not supported on MySQL" if options[:transaction]
+      end
+
+      def with_item_held(item)
+        held = Advlock::ActiveRecord.held
+        held.push(item)
         yield
       ensure
-        held.delete_at(held.rindex(name))
+        held.delete_at(held.rindex(item))
       end
 
       def advlock_session_lock(key, options)
