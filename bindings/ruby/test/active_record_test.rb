@@ -100,6 +100,25 @@ class ActiveRecordTest < Minitest::Test
     ENV.delete("WITH_ADVISORY_LOCK_PREFIX")
   end
 
+  # Outside a Rails request the query cache is off; Model.cache turns it on,
+  # so the block below would read a stale count were it not uncached.
+  def test_disable_query_cache_runs_the_block_uncached
+    Invoice.connection.create_table(:invoices, if_not_exists: true)
+    count = "SELECT COUNT(*) FROM invoices"
+    Invoice.cache do
+      before = Invoice.connection.select_value(count).to_i
+      admin.exec("INSERT INTO invoices DEFAULT VALUES") # behind the cache's back
+      assert_equal before, Invoice.connection.select_value(count).to_i, "the query cache is on"
+      assert_equal before, Invoice.with_advisory_lock("cached") { Invoice.connection.select_value(count).to_i }
+      fresh = Invoice.with_advisory_lock("uncached", disable_query_cache: true) do
+        refute Invoice.connection.query_cache_enabled
+        Invoice.connection.select_value(count).to_i
+      end
+      assert_equal before + 1, fresh
+      assert Invoice.connection.query_cache_enabled, "cached again after the block"
+    end
+  end
+
   def test_instance_methods_are_the_models
     Invoice.connection.create_table(:invoices, if_not_exists: true)
     record = Invoice.new

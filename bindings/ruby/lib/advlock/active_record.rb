@@ -87,7 +87,6 @@ module Advlock
 
     # The options the gem takes; any other raises ArgumentError, so a typo
     # (timeout: 0) cannot turn a try into a wait without end.
-    # (disable_query_cache: is accepted and not acted on yet.)
     OPTIONS = %i[timeout_seconds shared transaction disable_query_cache].freeze
 
     # The class methods the gem adds to ActiveRecord::Base.
@@ -114,7 +113,9 @@ module Advlock
         held = Advlock::ActiveRecord.held
         return Result.new(true, yield) if held.any? { |name, _| name == item[0] } # re-entrant, as the gem
 
-        advlock_lock_and_yield(lock_name, item, options, &block)
+        return advlock_lock_and_yield(lock_name, item, options, &block) unless options[:disable_query_cache]
+
+        uncached { advlock_lock_and_yield(lock_name, item, options, &block) }
       end
 
       # Whether any session holds the lock, from pg_locks (MySQL: what the
