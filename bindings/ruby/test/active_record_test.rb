@@ -68,6 +68,9 @@ class ActiveRecordTest < Minitest::Test
     end
     assert result.lock_was_acquired?
     assert_equal :reentrant, result.result
+    # A fiber of the thread (an Enumerator, say) is still that thread.
+    inside = Invoice.with_advisory_lock("outer") { Enumerator.new { |y| y << Invoice.current_advisory_lock }.next }
+    assert_equal "outer", inside
     assert_empty Invoice.current_advisory_locks
   end
 
@@ -117,6 +120,19 @@ class ActiveRecordTest < Minitest::Test
       assert_equal before + 1, fresh
       assert Invoice.connection.query_cache_enabled, "cached again after the block"
     end
+  end
+
+  def test_exclusive_inside_shared_of_the_same_name_is_no_reentry
+    old = PG.connect(AdvlockTest.url)
+    key = Advlock::Key.from_name_compat("report")
+    old.exec("SELECT pg_advisory_lock_shared(#{key.k1}, #{key.k2})")
+    outer = Invoice.with_advisory_lock_result("report", shared: true, timeout_seconds: 0) do
+      assert_equal :again, Invoice.with_advisory_lock("report", shared: true, timeout_seconds: 0) { :again }
+      Invoice.with_advisory_lock("report", timeout_seconds: 0) { :write }
+    end
+    assert outer.lock_was_acquired?
+    assert_equal false, outer.result, "another session's shared lock keeps the exclusive one out"
+    old.close
   end
 
   def test_instance_methods_are_the_models

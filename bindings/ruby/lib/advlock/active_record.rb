@@ -81,8 +81,13 @@ module Advlock
       end
 
       # What this thread holds, oldest first: [lock string, shared] pairs, as
-      # the gem's lock stack.
-      def held = (Thread.current[:advlock_active_record_locks] ||= [])
+      # the gem's lock stack (same string and mode again is re-entry). A thread
+      # variable, not Thread.current[] (fiber-local): the gem's stack belongs
+      # to the thread's pool connection, which the thread's fibers share.
+      def held
+        Thread.current.thread_variable_get(:advlock_active_record_locks) ||
+          Thread.current.thread_variable_set(:advlock_active_record_locks, [])
+      end
     end
 
     # The options the gem takes; any other raises ArgumentError, so a typo
@@ -111,7 +116,9 @@ module Advlock
         advlock_check_options(options)
         item = [Advlock::ActiveRecord.lock_string(lock_name), options[:shared] ? true : false]
         held = Advlock::ActiveRecord.held
-        return Result.new(true, yield) if held.any? { |name, _| name == item[0] } # re-entrant, as the gem
+        return Result.new(true, yield) if held.include?(item) # the same name and mode again: re-entry, as the gem
+        # The gem cannot change the mode of a transaction lock it holds.
+        return Result.new(false, false) if options[:transaction] && held.any? { |name, _| name == item[0] }
 
         return advlock_lock_and_yield(lock_name, item, options, &block) unless options[:disable_query_cache]
 
