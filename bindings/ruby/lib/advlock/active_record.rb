@@ -160,17 +160,14 @@ module Advlock
 
           return with_item_held(item) { Result.new(true, yield) }
         end
-        lock = advlock_session_lock(key, options)
-        return Result.new(false, false) if lock.nil?
+        session = Advlock::ActiveRecord.session(self)
+        # Interrupts reach the wait and the block, never the hand-over (Session#holding).
+        Thread.handle_interrupt(Object => :never) do
+          lock = advlock_session_lock(session, key, options)
+          next Result.new(false, false) if lock.nil?
 
-        begin
-          value = with_item_held(item) { yield }
-        rescue Exception # rubocop:disable Lint/RescueException -- release, then re-raise whatever it was
-          lock.release if lock.held?
-          raise
+          Result.new(true, session.holding(lock) { with_item_held(item) { yield } })
         end
-        lock.release # raises Advlock::LockLost when the lock was lost meanwhile
-        Result.new(true, value)
       end
 
       # The gem's own refusals on MySQL, with its exception class.
@@ -187,8 +184,7 @@ module Advlock
         held.delete_at(held.rindex(item))
       end
 
-      def advlock_session_lock(key, options)
-        session = Advlock::ActiveRecord.session(self)
+      def advlock_session_lock(session, key, options)
         session.lock(key, timeout: options[:timeout_seconds], shared: options[:shared] ? true : false)
       rescue NotAcquired
         nil
