@@ -127,4 +127,36 @@ ADVLOCK_NOGVL_NEW(advlock_swig::Session::try_lock, nullptr)
     }
 }
 
+/* acquire: the same, with a cancel token of its own for each wait when the
+   caller gives none, so that Ruby taking one thread back ends that thread's
+   wait only (other threads may be waiting on the same session). */
+%exception advlock_swig::Session::acquire {
+    const auto advlock_start = std::chrono::steady_clock::now();
+    const std::int64_t advlock_timeout_ms = arg4;
+    const advlock_swig::CancelToken *const advlock_given = arg6;
+    for (;;) {
+        bool advlock_interrupted = false;
+        advlock_swig::CancelToken *advlock_own = advlock_given ? nullptr : new advlock_swig::CancelToken();
+        advlock_swig::CancelToken *advlock_token =
+            advlock_own ? advlock_own : const_cast<advlock_swig::CancelToken *>(advlock_given);
+        arg6 = advlock_token;
+        try {
+            advlock_interrupted = advlock_ruby::interrupted_without_gvl([&]() { $action },
+                                                                        [advlock_token]() { advlock_token->cancel(); });
+        } catch (const advlock::error &error) {
+            delete advlock_own;
+            advlock_raise(static_cast<int>(error.status()), error.what(), error.sqlstate().c_str());
+        } catch (const std::exception &error) {
+            delete advlock_own;
+            advlock_raise(static_cast<int>(ADVLOCK_ERROR), error.what(), "");
+        }
+        delete advlock_own;
+        if (!advlock_interrupted) break;
+        delete result;
+        result = nullptr;
+        rb_thread_check_ints();
+        arg4 = advlock_time_left(advlock_timeout_ms, advlock_start);
+    }
+}
+
 %include "advlock.i"

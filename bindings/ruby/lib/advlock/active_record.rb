@@ -185,7 +185,11 @@ module Advlock
       end
 
       def advlock_session_lock(session, key, options)
-        session.lock(key, timeout: options[:timeout_seconds], shared: options[:shared] ? true : false)
+        # reentrant: the thread is the owner, as the gem's per-thread
+        # connection: other threads are kept out, and the thread's own shared
+        # lock does not keep out its exclusive request (other owners' do).
+        session.lock(key, timeout: options[:timeout_seconds], shared: options[:shared] ? true : false,
+                          reentrant: true)
       rescue NotAcquired
         nil
       end

@@ -40,29 +40,40 @@ module Advlock
       @mutex = Mutex.new
     end
 
-    # A Lock, or nil when another session holds it.
-    def try_lock(key, shared: false) = take(key, shared, 0)
+    # One lock, one owner: every Lock is an owner, as every session is on the
+    # server, so threads sharing this session exclude each other; a thread
+    # waiting for a Lock it holds itself raises Deadlock at once. reentrant:
+    # true makes the calling thread's reentrant Locks on this session one
+    # owner: it may take again a lock it holds through them (each Lock
+    # releases once), and take exclusive while holding shared when no other
+    # owner holds the key.
 
-    # Take the lock, waiting on the server up to timeout seconds (nil: as long
-    # as it takes). Raises NotAcquired when the time runs out.
-    def lock(key, timeout: nil, shared: false)
+    # A Lock, or nil when another session (or another owner on this one) holds it.
+    def try_lock(key, shared: false, reentrant: false) = take(key, shared, 0, reentrant)
+
+    # Take the lock, waiting up to timeout seconds (nil: as long as it takes):
+    # on the server for other sessions, in the process for other owners of
+    # this one. Raises NotAcquired when the time runs out.
+    def lock(key, timeout: nil, shared: false, reentrant: false)
       ms = timeout.nil? ? -1 : milliseconds(timeout, "timeout")
-      take(key, shared, ms) or
-        raise NotAcquired.new("lock #{Key.coerce(key, @registry)} is held by another session" \
+      take(key, shared, ms, reentrant) or
+        raise NotAcquired.new("lock #{Key.coerce(key, @registry)} is held by another owner" \
                               "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}", status: 1)
     end
 
     # Runs the block holding the lock and returns its value; false when the
     # lock could not be taken within timeout (nil: wait as long as it takes).
-    def with_lock(key, timeout: nil, shared: false, &block)
-      with_lock!(key, timeout: timeout, shared: shared, &block)
+    def with_lock(key, timeout: nil, shared: false, reentrant: false, &block)
+      with_lock!(key, timeout: timeout, shared: shared, reentrant: reentrant, &block)
     rescue NotAcquired
       false
     end
 
     # As with_lock, but raises NotAcquired instead of returning false.
-    def with_lock!(key, timeout: nil, shared: false, &block)
-      Thread.handle_interrupt(Object => :never) { holding(lock(key, timeout: timeout, shared: shared), &block) }
+    def with_lock!(key, timeout: nil, shared: false, reentrant: false, &block)
+      Thread.handle_interrupt(Object => :never) do
+        holding(lock(key, timeout: timeout, shared: shared, reentrant: reentrant), &block)
+      end
     end
 
     # @api private
@@ -143,12 +154,14 @@ module Advlock
     # itself, which gives back a lock granted meanwhile (advlock_ruby.i), and
     # none lands between the grant and the Lock in the caller's hands: one
     # that comes then releases the lock before it is raised.
-    def take(key, shared, timeout_ms)
+    def take(key, shared, timeout_ms, reentrant)
       k = Key.coerce(key, @registry)
       Thread.handle_interrupt(Object => :never) do
         native = Thread.handle_interrupt(Object => :on_blocking) do
           native_call do
-            k.with_native { |nk| timeout_ms.zero? ? @native.try_lock(nk, shared) : @native.lock(nk, shared, timeout_ms) }
+            # A cancel token of its own for each wait (advlock_ruby.i), so an
+            # interrupt ends this thread's wait only.
+            k.with_native { |nk| @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil) }
           end
         end
         lock = native && Lock.new(self, native, k, shared)
