@@ -81,6 +81,26 @@ class ActiveRecordThreadsTest < Minitest::Test
     assert_equal :ran, Slot.with_advisory_lock("busy", timeout_seconds: 0) { :ran }
   end
 
+  # A session waiting on the server is busy: were the drop-in's threads
+  # sharing one, this thread's lock would wait until the other's wait ended.
+  def test_a_thread_waiting_for_another_process_holds_up_no_other_thread
+    key = Advlock::ActiveRecord.key_for("elsewhere")
+    old = PG.connect(AdvlockTest.url)
+    old.exec("SELECT pg_advisory_lock(#{key.k1}, #{key.k2})")
+    waiter = Thread.new { Slot.connection_pool.with_connection { Slot.with_advisory_lock("elsewhere") { :finally } } }
+    wait_until("the thread to wait on the server") do
+      admin.exec("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = #{key.k1} " \
+                 "AND objid = #{key.k2}").ntuples == 1
+    end
+    other = Thread.new do
+      Slot.connection_pool.with_connection { Slot.with_advisory_lock("free", timeout_seconds: 0) { :ran } }
+    end
+    assert other.join(60), "another thread's lock waited for the server wait to end"
+    assert_equal :ran, other.value
+    old.close
+    assert_equal :finally, waiter.value
+  end
+
   # The thread's own shared lock does not keep its exclusive request out;
   # another thread's does.
   def test_exclusive_inside_shared_waits_only_for_other_threads

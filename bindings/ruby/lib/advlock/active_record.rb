@@ -17,6 +17,7 @@
 require "active_record"
 require "advlock"
 require_relative "active_record/lock_url"
+require_relative "active_record/session_pool"
 
 module Advlock
   module ActiveRecord
@@ -53,31 +54,27 @@ module Advlock
       # from the model's database configuration (LockUrl).
       def lock_url(model) = url || LockUrl.for_config(model.connection_db_config.configuration_hash)
 
-      # The process's lock session for the model's database: one dedicated
-      # connection per database, opened on first use and again in a forked
-      # child (a child must not share its parent's socket).
-      def session(model)
-        target = lock_url(model)
+      # The process's lock sessions (SessionPool), made anew in a forked child
+      # (a child must not share its parent's sockets).
+      def pool
         @mutex ||= Mutex.new
         @mutex.synchronize do
-          if @pid != Process.pid
-            @sessions = {}
-            @pid = Process.pid
-          end
-          session = @sessions[target]
-          if session.nil? || session.closed?
-            session = @sessions[target] = Advlock::Session.new(target, application_name: "advlock-active_record")
-          end
-          session
+          @pool = SessionPool.new if @pool.nil? || @pool.pid != Process.pid
+          @pool
         end
+      end
+
+      # A lock session for the model's database: the one the calling thread
+      # holds its locks on there, else one of the pool's (e.g. to ask who holds a lock).
+      def session(model)
+        url = lock_url(model)
+        pool.current(url) || pool.with_session(url) { |session| session }
       end
 
       # Close the process's lock sessions (releasing their locks), e.g. in tests.
       def reset!
-        sessions = (@mutex ||= Mutex.new).synchronize do
-          (@pid == Process.pid ? @sessions.values : []).tap { @sessions = {} }
-        end
-        sessions.each(&:close)
+        current = @mutex&.synchronize { @pool.tap { @pool = nil } }
+        current.close_all if current && current.pid == Process.pid
       end
 
       # What this thread holds, oldest first: [lock string, shared] pairs, as
@@ -128,8 +125,10 @@ module Advlock
       # Whether any session holds the lock, from pg_locks (MySQL: what the
       # server shows of its holders): never by taking it.
       def advisory_lock_exists?(lock_name)
-        session = Advlock::ActiveRecord.session(self)
-        session.holders(advlock_key(lock_name)).any?(&:granted)
+        key = advlock_key(lock_name)
+        Advlock::ActiveRecord.pool.with_session(Advlock::ActiveRecord.lock_url(self)) do |session|
+          session.holders(key).any?(&:granted)
+        end
       end
 
       # The lock string (WITH_ADVISORY_LOCK_PREFIX and name) of the outermost
@@ -160,13 +159,14 @@ module Advlock
 
           return with_item_held(item) { Result.new(true, yield) }
         end
-        session = Advlock::ActiveRecord.session(self)
-        # Interrupts reach the wait and the block, never the hand-over (Session#holding).
-        Thread.handle_interrupt(Object => :never) do
-          lock = advlock_session_lock(session, key, options)
-          next Result.new(false, false) if lock.nil?
+        Advlock::ActiveRecord.pool.with_session(Advlock::ActiveRecord.lock_url(self)) do |session|
+          # Interrupts reach the wait and the block, never the hand-over (Session#holding).
+          Thread.handle_interrupt(Object => :never) do
+            lock = advlock_session_lock(session, key, options)
+            next Result.new(false, false) if lock.nil?
 
-          Result.new(true, session.holding(lock) { with_item_held(item) { yield } })
+            Result.new(true, session.holding(lock) { with_item_held(item) { yield } })
+          end
         end
       end
 
@@ -185,9 +185,9 @@ module Advlock
       end
 
       def advlock_session_lock(session, key, options)
-        # reentrant: the thread is the owner, as the gem's per-thread
-        # connection: other threads are kept out, and the thread's own shared
-        # lock does not keep out its exclusive request (other owners' do).
+        # reentrant: the thread is the owner, as with the gem's per-thread
+        # connection: its own shared lock does not keep out its exclusive
+        # request (other owners' do).
         session.lock(key, timeout: options[:timeout_seconds], shared: options[:shared] ? true : false,
                           reentrant: true)
       rescue NotAcquired
