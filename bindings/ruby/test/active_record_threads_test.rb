@@ -126,4 +126,28 @@ class ActiveRecordThreadsTest < Minitest::Test
     done << true
     reader.join
   end
+
+  # Two threads each holding the name shared and asking for it exclusive
+  # would wait for each other for ever: the wait closing the cycle, whichever
+  # it is, is a Deadlock, and the other upgrade goes on once that thread lets go.
+  def test_two_upgrades_waiting_for_each_other_are_a_deadlock
+    both_shared = Queue.new
+    go = Queue.new
+    threads = Array.new(2) do
+      Thread.new do
+        Slot.connection_pool.with_connection do
+          Slot.with_advisory_lock("upgrade", shared: true) do
+            both_shared << true
+            go.pop
+            Slot.with_advisory_lock("upgrade") { :upgraded }
+          rescue Advlock::Deadlock
+            :deadlock
+          end
+        end
+      end
+    end
+    2.times { both_shared.pop }
+    2.times { go << true }
+    assert_equal %i[deadlock upgraded], threads.map(&:value).sort
+  end
 end
