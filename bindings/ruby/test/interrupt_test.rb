@@ -50,6 +50,46 @@ class InterruptTest < Minitest::Test
     end
   end
 
+  # The same through the with_advisory_lock drop-in, on a model's database.
+  DROP_IN_CHILD = <<~RUBY
+    require "advlock/active_record"
+    require "uri"
+    uri = URI.parse(ARGV[0])
+    ActiveRecord::Base.establish_connection(adapter: "postgresql", host: uri.host, port: uri.port,
+                                            database: uri.path.delete_prefix("/"), username: uri.user,
+                                            password: URI.decode_www_form_component(uri.password))
+    class Job < ActiveRecord::Base; end
+    session = Advlock::ActiveRecord.session(Job)
+    puts session.backend_pid
+    $stdout.flush
+    begin
+      Job.with_advisory_lock(ARGV[1]) { puts "granted" }
+    rescue Interrupt
+      puts "interrupted"
+    end
+    puts Advlock::ActiveRecord.session(Job).holders.count(&:is_self)
+    $stdout.flush
+    $stdin.read
+  RUBY
+
+  def test_ctrl_c_ends_a_drop_in_wait_and_leaves_no_lock
+    key = Advlock::Key.from_name_compat("hourly_invoices")
+    Advlock.connect(AdvlockTest.url) do |holder|
+      lock = holder.try_lock(key)
+      io = IO.popen([RbConfig.ruby, "-e", DROP_IN_CHILD, AdvlockTest.url, "hourly_invoices"], "r+")
+      pid = line_from(io, "drop-in").to_i
+      wait_until("the child to wait for the lock") { waiting_pids(key).include?(pid) }
+      Process.kill("INT", io.pid)
+      assert_equal "interrupted", line_from(io, "drop-in")
+      assert_equal "0", line_from(io, "drop-in"), "the interrupted session holds nothing"
+      assert lock.held?, "the holder never let go"
+      lock.release
+      Advlock.connect(AdvlockTest.url) { |other| refute_nil other.try_lock(key) }
+    ensure
+      io&.close
+    end
+  end
+
   def test_thread_raise_and_kill_end_a_wait_and_leave_no_lock
     stop = Class.new(StandardError)
     key = Advlock::Key.pair(4242, 3)
