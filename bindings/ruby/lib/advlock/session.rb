@@ -20,9 +20,12 @@ module Advlock
   end
 
   # One dedicated database connection that holds locks (never pooled).
-  # Closing it releases every lock it holds. Calls from several threads are
-  # serialised on its one connection; waits run without the GVL and are
-  # cancelled on the server when the waiting thread is interrupted.
+  # Closing it releases every lock it holds. Threads may share it: their
+  # Locks exclude each other as sessions do (one lock, one owner), and their
+  # calls are serialised on its one connection, which a wait on the server
+  # keeps busy until it ends (a wait for another Lock of the session does
+  # not). Waits run without the GVL; Thread#raise, Thread#kill, Ctrl-C and
+  # Timeout end the waiting thread's wait only, and never leave a lock behind.
   class Session
     attr_reader :registry
 
