@@ -91,6 +91,27 @@ class ActiveRecordMysqlTest < Minitest::Test
     end
   end
 
+  def test_eight_threads_never_overlap
+    connect_model
+    counter = Mutex.new
+    inside = 0
+    most = 0
+    threads = Array.new(8) do
+      Thread.new do
+        Array.new(25) do
+          Job.with_advisory_lock("hourly_batch") do
+            counter.synchronize { most = [most, inside += 1].max }
+            Thread.pass
+            counter.synchronize { inside -= 1 }
+          end
+        end
+      end
+    end
+    threads.each(&:join)
+    assert_equal 1, most, "two threads were inside the block at once"
+    assert_nil raw.query("SELECT IS_USED_LOCK('hourly_batch')").first.values.first
+  end
+
   def test_shared_and_transaction_locks_are_refused_as_the_gem_refuses_them
     connect_model
     error = assert_raises(ArgumentError) { Job.with_advisory_lock("hourly_batch", shared: true) { flunk "ran" } }
