@@ -116,7 +116,34 @@ class InterruptTest < Minitest::Test
     end
   end
 
+  # Thread#wakeup takes the thread back from the wait without an exception
+  # to raise: the wait is cancelled (the server shows a new wait begin) and
+  # then resumed, and it ends holding the lock once the holder lets go.
+  def test_an_interruption_that_raises_nothing_resumes_the_wait
+    key = Advlock::Key.pair(4242, 4)
+    Advlock.connect(AdvlockTest.url) do |holder|
+      lock = holder.try_lock(key)
+      Advlock.connect(AdvlockTest.url) do |waiter|
+        pid = waiter.backend_pid
+        thread = Thread.new { waiter.with_lock(key) { :granted } }
+        wait_until("the thread to wait for the lock") { waiting_pids(key).include?(pid) }
+        first = wait_start(key, pid)
+        thread.wakeup
+        wait_until("a new wait to begin") { (start = wait_start(key, pid)) && start != first }
+        lock.release
+        assert_equal :granted, thread.value
+      end
+    end
+  end
+
   private
+
+  # When pid's wait for key began, from pg_locks (PostgreSQL 14 and later), or nil.
+  def wait_start(key, pid)
+    admin.exec_params("SELECT waitstart FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND " \
+                      "classid = #{key.k1} AND objid = #{key.k2} AND objsubid = 2 AND pid = $1", [pid])
+         .values.flatten.first
+  end
 
   # Backend pids waiting (not granted) for key, from pg_locks.
   def waiting_pids(key)
