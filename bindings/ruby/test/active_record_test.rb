@@ -68,6 +68,9 @@ class ActiveRecordTest < Minitest::Test
     end
     assert result.lock_was_acquired?
     assert_equal :reentrant, result.result
+    # A fiber of the thread (an Enumerator, say) is still that thread.
+    inside = Invoice.with_advisory_lock("outer") { Enumerator.new { |y| y << Invoice.current_advisory_lock }.next }
+    assert_equal "outer", inside
     assert_empty Invoice.current_advisory_locks
   end
 
@@ -81,6 +84,55 @@ class ActiveRecordTest < Minitest::Test
     old.close
   ensure
     ENV.delete("WITH_ADVISORY_LOCK_PREFIX")
+  end
+
+  def test_the_prefix_is_part_of_every_key_and_lock_string
+    ENV["WITH_ADVISORY_LOCK_PREFIX"] = "7"
+    assert_equal Advlock::Key.from_name_compat("daily_sales", 7), Advlock::ActiveRecord.key_for("daily_sales")
+    old = PG.connect(AdvlockTest.url)
+    key = Advlock::Key.from_name_compat("daily_sales")
+    assert_equal "t", old.exec("SELECT pg_try_advisory_lock(#{key.k1}, 7)").getvalue(0, 0)
+    assert_equal false, Invoice.with_advisory_lock("daily_sales", timeout_seconds: 0) { flunk "ran" }
+    Invoice.with_advisory_lock("outer") { assert_equal "7outer", Invoice.current_advisory_lock }
+    old.close
+    # As the gem: the prefix's to_i, masked to 31 bits.
+    ENV["WITH_ADVISORY_LOCK_PREFIX"] = "-1"
+    assert_equal 0x7fffffff, Advlock::ActiveRecord.key_for("daily_sales").k2
+    assert_equal 0x7fffffff, Advlock::ActiveRecord.key_for(42).k2
+  ensure
+    ENV.delete("WITH_ADVISORY_LOCK_PREFIX")
+  end
+
+  # Outside a Rails request the query cache is off; Model.cache turns it on,
+  # so the block below would read a stale count were it not uncached.
+  def test_disable_query_cache_runs_the_block_uncached
+    Invoice.connection.create_table(:invoices, if_not_exists: true)
+    count = "SELECT COUNT(*) FROM invoices"
+    Invoice.cache do
+      before = Invoice.connection.select_value(count).to_i
+      admin.exec("INSERT INTO invoices DEFAULT VALUES") # behind the cache's back
+      assert_equal before, Invoice.connection.select_value(count).to_i, "the query cache is on"
+      assert_equal before, Invoice.with_advisory_lock("cached") { Invoice.connection.select_value(count).to_i }
+      fresh = Invoice.with_advisory_lock("uncached", disable_query_cache: true) do
+        refute Invoice.connection.query_cache_enabled
+        Invoice.connection.select_value(count).to_i
+      end
+      assert_equal before + 1, fresh
+      assert Invoice.connection.query_cache_enabled, "cached again after the block"
+    end
+  end
+
+  def test_exclusive_inside_shared_of_the_same_name_is_no_reentry
+    old = PG.connect(AdvlockTest.url)
+    key = Advlock::Key.from_name_compat("report")
+    old.exec("SELECT pg_advisory_lock_shared(#{key.k1}, #{key.k2})")
+    outer = Invoice.with_advisory_lock_result("report", shared: true, timeout_seconds: 0) do
+      assert_equal :again, Invoice.with_advisory_lock("report", shared: true, timeout_seconds: 0) { :again }
+      Invoice.with_advisory_lock("report", timeout_seconds: 0) { :write }
+    end
+    assert outer.lock_was_acquired?
+    assert_equal false, outer.result, "another session's shared lock keeps the exclusive one out"
+    old.close
   end
 
   def test_instance_methods_are_the_models

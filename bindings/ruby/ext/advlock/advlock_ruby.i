@@ -3,18 +3,24 @@
  * call (Advlock.connect, Session#with_lock, Advlock::Error...).
  *
  * Calls that may wait on the network run without the GVL, so other Ruby
- * threads go on; a wait is interrupted (Thread#raise, Ctrl-C, Timeout) by
- * cancelling it on the server. */
+ * threads go on; a wait is interrupted (Thread#raise, Thread#kill, Ctrl-C,
+ * Timeout) by cancelling it, and a lock granted meanwhile is given back
+ * before Ruby raises (advlock_ruby_wait.hpp). */
 %module(package="advlock") "advlock::native"
 
 %{
 #include <ruby.h>
 #include <ruby/thread.h>
+
+#include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <string>
 
 #include "advlock_swig.hpp"
+#include "advlock_ruby_notifier.hpp"
+#include "advlock_ruby_wait.hpp"
 
 /* Raises Advlock::Error.for_status(status, message, sqlstate): the Ruby side
    picks the class, so the mapping lives in one place. */
@@ -26,63 +32,131 @@ static void advlock_raise(int status, const char *message, const char *sqlstate)
     rb_exc_raise(error);
 }
 
-/* Runs a call without the GVL. unblock (may be NULL) interrupts it when Ruby
-   needs the thread back (Thread#raise, a signal). */
-struct advlock_nogvl_call {
-    std::function<void()> body;
-    std::exception_ptr failure;
-};
-
-static void *advlock_nogvl_run(void *data) {
-    auto *call = static_cast<advlock_nogvl_call *>(data);
-    try {
-        call->body();
-    } catch (...) {
-        call->failure = std::current_exception();
-    }
-    return nullptr;
-}
-
-/* Unblocking functions: how Ruby gets a thread back from a native wait. */
-static void advlock_cancel_wait(void *session) {
-    static_cast<advlock_swig::Session *>(session)->cancel_quietly();
-}
+/* Unblocking function of wait_until_lost (a runtime taking its thread back). */
 static void advlock_stop_watching(void *session) {
     static_cast<advlock_swig::Session *>(session)->stop_waiting_until_lost();
 }
 
 static void advlock_without_gvl(std::function<void()> body, rb_unblock_function_t *unblock, void *session) {
-    advlock_nogvl_call call{std::move(body), nullptr};
-    rb_thread_call_without_gvl(advlock_nogvl_run, &call, unblock, session);
+    advlock_ruby::native_call call;
+    call.body = std::move(body);
+    rb_thread_call_without_gvl(advlock_ruby::run_native_call, &call, unblock, session);
     if (call.failure) std::rethrow_exception(call.failure);
 }
+
+/* What is left of a wait of timeout_ms (-1: no end) begun at start, for a wait resumed. */
+static std::int64_t advlock_time_left(std::int64_t timeout_ms, std::chrono::steady_clock::time_point start) {
+    if (timeout_ms < 0) return timeout_ms;
+    const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    return spent.count() >= timeout_ms ? 0 : timeout_ms - spent.count();
+}
 %}
+
+%freefunc advlock_swig::Session "advlock_ruby::free_session";
+%extend advlock_swig::Session {
+    /* Write why the locks were lost to fd (nothing when the session closes),
+       then close fd, from a thread of advlock's. At most once per session. */
+    void notify_lost_to(int fd) { advlock_ruby::notify_lost_to($self, fd); }
+}
 
 #define ADVLOCK_RAISE_CONTEXT
 %define ADVLOCK_LEAVE
 %enddef
 
-/* These wait on the network: run them without the GVL. The session's own
-   waits are cancelled on the server when Ruby interrupts the thread. */
-%define ADVLOCK_NOGVL(method, unblock, session)
-%exception method {
-    try {
-        advlock_without_gvl([&]() { $action }, unblock, session);
-    } catch (const advlock::error &error) {
+%define ADVLOCK_CATCH
+    catch (const advlock::error &error) {
         advlock_raise(static_cast<int>(error.status()), error.what(), error.sqlstate().c_str());
     } catch (const std::exception &error) {
         advlock_raise(static_cast<int>(ADVLOCK_ERROR), error.what(), "");
     }
+%enddef
+
+/* These wait on the network without a result to give back: run them without
+   the GVL; Ruby raises a pending interrupt when they return. */
+%define ADVLOCK_NOGVL(method, unblock, session)
+%exception method {
+    try {
+        advlock_without_gvl([&]() { $action }, unblock, session);
+    } ADVLOCK_CATCH
 }
 %enddef
-ADVLOCK_NOGVL(advlock_swig::Session::open, RUBY_UBF_IO, nullptr)
-ADVLOCK_NOGVL(advlock_swig::Session::try_lock, RUBY_UBF_IO, nullptr)
-ADVLOCK_NOGVL(advlock_swig::Session::lock, advlock_cancel_wait, arg1)
 ADVLOCK_NOGVL(advlock_swig::Session::verify, RUBY_UBF_IO, nullptr)
 ADVLOCK_NOGVL(advlock_swig::Session::holders, RUBY_UBF_IO, nullptr)
 ADVLOCK_NOGVL(advlock_swig::Session::close, RUBY_UBF_IO, nullptr)
 ADVLOCK_NOGVL(advlock_swig::Session::wait_until_lost, advlock_stop_watching, arg1)
 ADVLOCK_NOGVL(advlock_swig::Lock::release, RUBY_UBF_IO, nullptr)
 ADVLOCK_NOGVL(advlock_swig::Lock::verify, RUBY_UBF_IO, nullptr)
+
+/* These return a new session or lock. When Ruby wants the thread back
+   meanwhile, what they returned is given back (a granted lock released, a
+   session closed) before the interrupt is raised; an interruption that raises
+   nothing (Thread#wakeup, a trap handler that returns) runs them again. */
+%define ADVLOCK_NOGVL_NEW(method, cancel)
+%exception method {
+    for (;;) {
+        bool advlock_interrupted = false;
+        try {
+            advlock_interrupted = advlock_ruby::interrupted_without_gvl([&]() { $action }, cancel);
+        } ADVLOCK_CATCH
+        if (!advlock_interrupted) break;
+        delete result;
+        result = nullptr;
+        rb_thread_check_ints();
+    }
+}
+%enddef
+ADVLOCK_NOGVL_NEW(advlock_swig::Session::open, nullptr)
+ADVLOCK_NOGVL_NEW(advlock_swig::Session::try_lock, nullptr)
+
+/* A wait for a lock is cancelled when Ruby wants the thread back, and
+   resumed, for the time left, when the interruption raises nothing. */
+%exception advlock_swig::Session::lock {
+    const auto advlock_start = std::chrono::steady_clock::now();
+    const std::int64_t advlock_timeout_ms = arg4;
+    for (;;) {
+        bool advlock_interrupted = false;
+        try {
+            advlock_interrupted = advlock_ruby::interrupted_without_gvl([&]() { $action },
+                                                                        [arg1]() { arg1->cancel_quietly(); });
+        } ADVLOCK_CATCH
+        if (!advlock_interrupted) break;
+        delete result;
+        result = nullptr;
+        rb_thread_check_ints();
+        arg4 = advlock_time_left(advlock_timeout_ms, advlock_start);
+    }
+}
+
+/* acquire: the same, with a cancel token of its own for each wait when the
+   caller gives none, so that Ruby taking one thread back ends that thread's
+   wait only (other threads may be waiting on the same session). */
+%exception advlock_swig::Session::acquire {
+    const auto advlock_start = std::chrono::steady_clock::now();
+    const std::int64_t advlock_timeout_ms = arg4;
+    const advlock_swig::CancelToken *const advlock_given = arg6;
+    for (;;) {
+        bool advlock_interrupted = false;
+        advlock_swig::CancelToken *advlock_own = advlock_given ? nullptr : new advlock_swig::CancelToken();
+        advlock_swig::CancelToken *advlock_token =
+            advlock_own ? advlock_own : const_cast<advlock_swig::CancelToken *>(advlock_given);
+        arg6 = advlock_token;
+        try {
+            advlock_interrupted = advlock_ruby::interrupted_without_gvl([&]() { $action },
+                                                                        [advlock_token]() { advlock_token->cancel(); });
+        } catch (const advlock::error &error) {
+            delete advlock_own;
+            advlock_raise(static_cast<int>(error.status()), error.what(), error.sqlstate().c_str());
+        } catch (const std::exception &error) {
+            delete advlock_own;
+            advlock_raise(static_cast<int>(ADVLOCK_ERROR), error.what(), "");
+        }
+        delete advlock_own;
+        if (!advlock_interrupted) break;
+        delete result;
+        result = nullptr;
+        rb_thread_check_ints();
+        arg4 = advlock_time_left(advlock_timeout_ms, advlock_start);
+    }
+}
 
 %include "advlock.i"

@@ -20,9 +20,12 @@ module Advlock
   end
 
   # One dedicated database connection that holds locks (never pooled).
-  # Closing it releases every lock it holds. Calls from several threads are
-  # serialised on its one connection; waits run without the GVL and are
-  # cancelled on the server when the waiting thread is interrupted.
+  # Closing it releases every lock it holds. Threads may share it: their
+  # Locks exclude each other as sessions do (one lock, one owner), and their
+  # calls are serialised on its one connection, which a wait on the server
+  # keeps busy until it ends (a wait for another Lock of the session does
+  # not). Waits run without the GVL; Thread#raise, Thread#kill, Ctrl-C and
+  # Timeout end the waiting thread's wait only, and never leave a lock behind.
   class Session
     attr_reader :registry
 
@@ -40,37 +43,59 @@ module Advlock
       @mutex = Mutex.new
     end
 
-    # A Lock, or nil when another session holds it.
-    def try_lock(key, shared: false) = take(key, shared, 0)
+    # One lock, one owner: every Lock is an owner, as every session is on the
+    # server, so threads sharing this session exclude each other; a thread
+    # waiting for a Lock it holds itself raises Deadlock at once. reentrant:
+    # true makes the calling thread's reentrant Locks on this session one
+    # owner: it may take again a lock it holds through them (each Lock
+    # releases once), and take exclusive while holding shared when no other
+    # owner holds the key.
 
-    # Take the lock, waiting on the server up to timeout seconds (nil: as long
-    # as it takes). Raises NotAcquired when the time runs out.
-    def lock(key, timeout: nil, shared: false)
+    # A Lock, or nil when another session (or another owner on this one) holds it.
+    def try_lock(key, shared: false, reentrant: false) = take(key, shared, 0, reentrant)
+
+    # Take the lock, waiting up to timeout seconds (nil: as long as it takes):
+    # on the server for other sessions, in the process for other owners of
+    # this one. Raises NotAcquired when the time runs out.
+    def lock(key, timeout: nil, shared: false, reentrant: false)
       ms = timeout.nil? ? -1 : milliseconds(timeout, "timeout")
-      take(key, shared, ms) or
-        raise NotAcquired.new("lock #{Key.coerce(key, @registry)} is held by another session" \
+      take(key, shared, ms, reentrant) or
+        raise NotAcquired.new("lock #{Key.coerce(key, @registry)} is held by another owner" \
                               "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}", status: 1)
     end
 
     # Runs the block holding the lock and returns its value; false when the
     # lock could not be taken within timeout (nil: wait as long as it takes).
-    def with_lock(key, timeout: nil, shared: false, &block)
-      with_lock!(key, timeout: timeout, shared: shared, &block)
+    def with_lock(key, timeout: nil, shared: false, reentrant: false, &block)
+      with_lock!(key, timeout: timeout, shared: shared, reentrant: reentrant, &block)
     rescue NotAcquired
       false
     end
 
     # As with_lock, but raises NotAcquired instead of returning false.
-    def with_lock!(key, timeout: nil, shared: false)
-      held = lock(key, timeout: timeout, shared: shared)
-      begin
-        result = yield held
-      rescue Exception # rubocop:disable Lint/RescueException -- release, then re-raise whatever it was
-        held.release if held.held?
-        raise
+    def with_lock!(key, timeout: nil, shared: false, reentrant: false, &block)
+      Thread.handle_interrupt(Object => :never) do
+        holding(lock(key, timeout: timeout, shared: shared, reentrant: reentrant), &block)
       end
-      held.release
-      result
+    end
+
+    # @api private
+    # Runs the block with held and releases it afterwards, whatever happens:
+    # an interrupt (Thread#raise, Ctrl-C, Timeout) reaches the block, never the
+    # moment between the block and the release. Take held under
+    # Thread.handle_interrupt(Object => :never), so that none lands between
+    # the grant and this either (the wait itself stays interruptible).
+    def holding(held)
+      Thread.handle_interrupt(Object => :never) do
+        begin
+          result = Thread.handle_interrupt(Object => :immediate) { yield held }
+        rescue Exception # rubocop:disable Lint/RescueException -- release, then re-raise whatever it was
+          held.release if held.held?
+          raise
+        end
+        held.release # raises LockLost when the lock was lost meanwhile
+        result
+      end
     end
 
     def cancel = native_call { @native.cancel }
@@ -110,7 +135,7 @@ module Advlock
       @mutex.synchronize do
         native_call { nil }
         @lost_blocks << block
-        @lost_watcher ||= Thread.new { watch_for_loss }
+        @lost_watcher ||= start_lost_watcher
       end
       self
     end
@@ -128,12 +153,36 @@ module Advlock
 
     private
 
-    def take(key, shared, timeout_ms)
+    # Interrupts (Thread#raise, Thread#kill, Ctrl-C, Timeout) reach the wait
+    # itself, which gives back a lock granted meanwhile (advlock_ruby.i), and
+    # none lands between the grant and the Lock in the caller's hands: one
+    # that comes then releases the lock before it is raised.
+    def take(key, shared, timeout_ms, reentrant)
       k = Key.coerce(key, @registry)
-      native = native_call do
-        k.with_native { |nk| timeout_ms.zero? ? @native.try_lock(nk, shared) : @native.lock(nk, shared, timeout_ms) }
+      Thread.handle_interrupt(Object => :never) do
+        native = Thread.handle_interrupt(Object => :on_blocking) do
+          native_call do
+            # A cancel token of its own for each wait (advlock_ruby.i), so an
+            # interrupt ends this thread's wait only.
+            k.with_native { |nk| @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil) }
+          end
+        end
+        lock = native && Lock.new(self, native, k, shared)
+        give_back_if_interrupted(lock)
+        lock
       end
-      native && Lock.new(self, native, k, shared)
+    end
+
+    # An interrupt arrived while the lock was being handed over: release it, then raise.
+    def give_back_if_interrupted(lock)
+      return unless Thread.pending_interrupt?
+
+      begin
+        lock&.release
+      rescue Error
+        nil # the interrupt is what the caller hears about
+      end
+      Thread.handle_interrupt(Object => :immediate) { Thread.pass }
     end
 
     def native_call
@@ -143,12 +192,38 @@ module Advlock
       yield
     end
 
-    # Waits (without the GVL) until the locks are lost, then tells the blocks.
-    # Returns without a word when the session closes or Ruby takes the thread back.
-    def watch_for_loss
-      why = @native&.wait_until_lost
-      return if why.nil? || why.empty?
+    # A thread that waits until the locks are lost, then tells the blocks.
+    # advlock's own thread writes why to a pipe (nothing when the session
+    # closes); this one waits on it with IO.select, during which Ruby can still
+    # deliver a Ctrl-C to a thread waiting for a lock (see advlock_ruby.i).
+    def start_lost_watcher
+      reader, writer = IO.pipe
+      begin
+        @native.notify_lost_to(writer.fileno)
+      rescue Exception # rubocop:disable Lint/RescueException -- no notifier: close both ends, re-raise
+        reader.close
+        writer.close
+        raise
+      end
+      writer.autoclose = false # advlock's thread closes it
+      Thread.new(@native) { |native| watch_for_loss(reader, native) }
+    end
 
+    # native: kept reachable until advlock's thread is done with it.
+    def watch_for_loss(reader, _native)
+      why = +""
+      loop do
+        IO.select([reader])
+        why << reader.read_nonblock(4096)
+      rescue IO::WaitReadable
+        next
+      rescue EOFError
+        break
+      end
+      reader.close
+      return if why.empty?
+
+      why.force_encoding(Encoding::UTF_8)
       @lost_blocks.each do |block|
         block.call(why)
       rescue StandardError => e
