@@ -56,35 +56,36 @@ auto without_gil(Call &&call) {
 
 class python_lock {
 public:
-    python_lock(advlock::lock lock, advlock::key key, bool shared, py::object session)
-        : lock_(std::move(lock)), key_(key), shared_(shared), session_(std::move(session)) {}
+    python_lock(advlock::lock lock, advlock::key key, std::string label, bool shared, py::object session)
+        : lock_(std::move(lock)), key_(key), label_(std::move(label)), shared_(shared), session_(std::move(session)) {}
     python_lock(python_lock &&) = default;
     ~python_lock() {
         if (lock_) without_gil([this] { lock_.reset(); });
     }
 
     void release() {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.release: the lock " + key_.to_string() +
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.release: the lock " + label_ +
                                                                " was already released", "");
         released_ = true;
-        without_gil([this] { lock_->release(); });
+        naming_errors(label_, [this] { return without_gil([this] { lock_->release(); return 0; }); });
     }
     void ensure_held() const {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.ensure_held: the lock " + key_.to_string() +
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.ensure_held: the lock " + label_ +
                                                                " was released", "");
-        lock_->check();
+        naming_errors(label_, [this] { lock_->check(); return 0; });
     }
     bool held() const { return lock_ && advlock_lock_check(lock_->c_handle()) == ADVLOCK_OK; }
     void verify(bool strict) {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.verify: the lock " + key_.to_string() +
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.verify: the lock " + label_ +
                                                                " was released", "");
-        without_gil([&] { lock_->verify(strict); });
+        naming_errors(label_, [&] { return without_gil([&] { lock_->verify(strict); return 0; }); });
     }
     void exit() {
         if (!released_) release();
     }
 
     const advlock::key &key() const { return key_; }
+    const std::string &label() const { return label_; }
     bool shared() const { return shared_; }
     const py::object &session() const { return session_; }
 
@@ -92,6 +93,7 @@ private:
     std::optional<advlock::lock> lock_;  // stays set after release: the handle answers "released"
     bool released_ = false;
     advlock::key key_;
+    std::string label_;  // the name the caller gave (key_label), for messages and repr
     bool shared_;
     py::object session_;
 };
@@ -147,29 +149,34 @@ public:
 
     py::object try_lock(py::object self, py::handle key_value, bool shared) {
         const advlock::key key = to_key(key_value, registry_);
+        std::string label = key_label(key_value, key);
         session_call call(*this, "try_lock");
         advlock::session &session = call.session();
-        std::optional<advlock::lock> lock = without_gil([&] { return session.try_lock(key, mode_of(shared)); });
+        std::optional<advlock::lock> lock = naming_errors(label, [&] {
+            return without_gil([&] { return session.try_lock(key, mode_of(shared)); });
+        });
         if (!lock) return py::none();
-        return py::cast(python_lock(std::move(*lock), key, shared, std::move(self)));
+        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, std::move(self)));
     }
 
     py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared) {
         const advlock::key key = to_key(key_value, registry_);
+        std::string label = key_label(key_value, key);
         const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
         session_call call(*this, "lock");
         advlock::session &session = call.session();
-        std::optional<advlock::lock> lock =
-            timeout_ms == 0 ? without_gil([&] { return session.lock_within(key, 0, mode_of(shared)); })
-                            : wait_interruptibly(session, key, timeout_ms, mode_of(shared));
+        std::optional<advlock::lock> lock = naming_errors(label, [&] {
+            return timeout_ms == 0 ? without_gil([&] { return session.lock_within(key, 0, mode_of(shared)); })
+                                   : wait_interruptibly(session, key, timeout_ms, mode_of(shared));
+        });
         if (!lock) {
             throw advlock::error(ADVLOCK_NOT_ACQUIRED,
-                                 "lock " + key.to_string() + " is held by another session" +
+                                 "lock " + label + " is held by another session" +
                                      (timeout_ms == 0 ? std::string(" (timeout=0: no wait)")
                                                       : "; gave up after " + std::string(py::str(timeout)) + " s"),
                                  "");
         }
-        return py::cast(python_lock(std::move(*lock), key, shared, std::move(self)));
+        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, std::move(self)));
     }
 
     void cancel() {
@@ -358,8 +365,8 @@ raises LockLost once the session's locks are known to be gone.)doc")
             return false;
         })
         .def("__repr__", [](const python_lock &lock) {
-            return "<advlock.Lock " + lock.key().to_string() + (lock.shared() ? " shared" : "") +
-                   (lock.held() ? " held>" : " not held>");
+            return "<advlock.Lock " + lock.label() + (lock.shared() ? ", shared" : ", exclusive") +
+                   (lock.held() ? ", held>" : ", not held>");
         });
 
     // A list subclass, so that code treating the answer as a list keeps working.
