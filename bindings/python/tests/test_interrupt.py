@@ -95,3 +95,30 @@ def test_ctrl_c_ends_a_transaction_lock_wait(pg_url, admin):
         assert held.held
         child.communicate("\n", timeout=30)
     assert child.returncode == 0
+
+
+HANDLER_IN_CHILD = """
+import signal, sys, advlock
+signal.signal(signal.SIGUSR1, lambda *_: print("handler ran", flush=True))
+key = advlock.Key.parse(sys.argv[2])
+with advlock.connect(sys.argv[1]) as session:
+    print(session.backend_pid, flush=True)
+    with session.lock(key, timeout=600):
+        print("acquired", flush=True)
+"""
+
+
+def test_a_signal_handler_that_does_not_raise_runs_and_the_wait_goes_on(pg_url):
+    key = advlock.Key(300, 4)
+    with advlock.connect(pg_url) as holder:
+        held = holder.try_lock(key)
+        child = python_child(HANDLER_IN_CHILD, pg_url, str(key))
+        int(child.stdout.readline())
+        wait_until(lambda: has_waiter(holder, key), "the child's wait on the server")
+        child.send_signal(signal.SIGUSR1)
+        assert child.stdout.readline().strip() == "handler ran"  # during the wait, not after it
+        wait_until(lambda: has_waiter(holder, key), "the child's wait to go on")
+        held.release()
+        assert child.stdout.readline().strip() == "acquired"
+        child.communicate(timeout=30)
+    assert child.returncode == 0

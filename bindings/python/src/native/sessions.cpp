@@ -3,8 +3,8 @@
 // Three things here are Python-specific and so live here, not in the core:
 //  - the GIL is released around every call that may wait on the network, so
 //    other Python threads run while one waits for a lock;
-//  - a wait runs on a helper thread while the calling thread watches for
-//    signals: Ctrl-C cancels the server-side wait (advlock_session_cancel) and
+//  - a wait runs on the calling thread (the core knows a lock's owner by its
+//    thread); on the main thread, Ctrl-C cancels it (signal_watch.hpp) and
 //    raises KeyboardInterrupt; a lock granted in that race is released first;
 //  - the lost callback is a Python callable, called with the GIL from the
 //    watchdog thread, and never during interpreter shutdown (open sessions are
@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "binding.hpp"
+#include "signal_watch.hpp"
 
 namespace advlock_python {
 
@@ -28,22 +29,6 @@ namespace {
 using namespace std::chrono_literals;
 
 advlock::mode mode_of(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
-
-// The wait's helper thread takes no signal: Python runs signal handlers on
-// the main thread only, and a Ctrl-C the kernel delivered to the helper would
-// not wake the main thread from a blocking lock acquire (threading.Event.wait)
-// once the wait is over: it would wait forever. (advlock's own watchdog
-// threads block them too.)
-template <typename Body>
-std::thread thread_without_signals(Body body) {
-    sigset_t asynchronous, before;
-    sigfillset(&asynchronous);
-    for (const int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT}) sigdelset(&asynchronous, fault);
-    pthread_sigmask(SIG_BLOCK, &asynchronous, &before);
-    std::thread thread(std::move(body));
-    pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    return thread;
-}
 
 // Runs a call without the GIL, unless the interpreter is shutting down (then
 // no other Python thread can need it, and releasing it is not allowed).
@@ -167,7 +152,7 @@ public:
         advlock::session &session = call.session();
         std::optional<advlock::lock> lock = naming_errors(label, [&] {
             return timeout_ms == 0 ? without_gil([&] { return session.lock_within(key, 0, mode_of(shared)); })
-                                   : wait_interruptibly(session, key, timeout_ms, mode_of(shared));
+                                   : wait(session, key, timeout_ms, mode_of(shared));
         });
         if (!lock) {
             throw advlock::error(ADVLOCK_NOT_ACQUIRED,
@@ -263,62 +248,49 @@ public:
     const py::object &registry() const { return registry_object_; }
 
 private:
-    struct wait_state {
-        std::mutex mutex;
-        std::condition_variable done_changed;
-        bool done = false;
-        std::optional<advlock::lock> lock;
-        std::exception_ptr error;
-    };
+    static bool on_main_thread() {
+        py::module_ threading = py::module_::import("threading");
+        return threading.attr("main_thread")().attr("ident").cast<unsigned long>() == PyThread_get_thread_ident();
+    }
 
-    static std::optional<advlock::lock> wait_interruptibly(advlock::session &session, const advlock::key &key,
-                                                           std::int64_t timeout_ms, advlock::mode mode) {
-        auto state = std::make_shared<wait_state>();
-        std::thread waiter = thread_without_signals([state, &session, key, timeout_ms, mode] {
-            std::optional<advlock::lock> lock;
-            std::exception_ptr error;
+    // A wait on the calling thread, without the GIL. On the main thread a
+    // signal with a Python handler cancels it; the handler then runs here: if
+    // it raises (KeyboardInterrupt), that is raised, after releasing a lock
+    // granted in the race; if not, the wait goes on for the time left.
+    static std::optional<advlock::lock> wait(advlock::session &session, const advlock::key &key,
+                                             std::int64_t timeout_ms, advlock::mode mode) {
+        if (!interpreter_alive() || !on_main_thread()) {
+            return without_gil([&] { return session.lock_within(key, timeout_ms, mode); });
+        }
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+        signal_watch watch([&session] {
             try {
-                lock = session.lock_within(key, timeout_ms, mode);
-            } catch (...) {
-                error = std::current_exception();
+                session.cancel();
+            } catch (const advlock::error &) {
+                // closed meanwhile: its waits end anyway
             }
-            std::lock_guard<std::mutex> guard(state->mutex);
-            state->lock = std::move(lock);
-            state->error = error;
-            state->done = true;
-            state->done_changed.notify_all();
         });
-        bool interrupted = false;
         for (;;) {
-            {
-                py::gil_scoped_release nogil;
-                std::unique_lock<std::mutex> guard(state->mutex);
-                if (state->done_changed.wait_for(guard, 50ms, [&] { return state->done; })) break;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            std::int64_t left = timeout_ms;
+            if (timeout_ms != ADVLOCK_WAIT_FOREVER) {
+                const auto now = std::chrono::steady_clock::now();
+                left = now >= deadline ? 0
+                                       : std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
             }
-            if (PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or a handler's exception) is now set
-                interrupted = true;
-                break;
+            std::optional<advlock::lock> lock;
+            try {
+                lock = without_gil([&] { return session.lock_within(key, left, mode); });
+            } catch (const advlock::canceled &) {
+                if (!watch.take_fired()) throw;  // Session.cancel() or close(), not a signal
+                continue;                        // a signal's: its handler runs at the top
             }
+            if (PyErr_CheckSignals() != 0) {
+                if (lock) without_gil([&] { lock.reset(); return 0; });  // granted in the race
+                throw py::error_already_set();
+            }
+            return lock;
         }
-        {
-            py::gil_scoped_release nogil;
-            if (interrupted) {
-                // Cancel until the waiter returns: the first cancel may come
-                // before its wait reached the server.
-                std::unique_lock<std::mutex> guard(state->mutex);
-                while (!state->done) {
-                    guard.unlock();
-                    session.cancel();
-                    guard.lock();
-                    state->done_changed.wait_for(guard, 20ms, [&] { return state->done; });
-                }
-            }
-            waiter.join();
-            if (interrupted) state->lock.reset();  // granted in the race: release it again
-        }
-        if (interrupted) throw py::error_already_set();
-        if (state->error) std::rethrow_exception(state->error);
-        return std::move(state->lock);
     }
 
     py::object registry_object_;
