@@ -24,6 +24,7 @@
 %rename(NativeLock) advlock_swig::Lock;
 %rename(NativeSession) advlock_swig::Session;
 %rename(NativeSessionOptions) advlock_swig::SessionOptions;
+%rename(NativeCancelToken) advlock_swig::CancelToken;
 
 /* Every wrapped call: advlock::error becomes the language's exception with
    the status and SQLSTATE; anything else is an internal error. */
@@ -43,6 +44,7 @@
 %newobject advlock_swig::Session::open;
 %newobject advlock_swig::Session::try_lock;
 %newobject advlock_swig::Session::lock;
+%newobject advlock_swig::Session::acquire;
 %newobject advlock_swig::Registry::open;
 %newobject advlock_swig::Registry::parse;
 
@@ -52,6 +54,7 @@
 %ignore advlock_swig::Key::Key;
 %ignore advlock_swig::Registry::native;
 %ignore advlock_swig::Lock::Lock;
+%ignore advlock_swig::CancelToken::native;
 
 namespace std {
 %template(HolderVector) vector<advlock_swig::Holder>;

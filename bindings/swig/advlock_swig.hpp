@@ -122,6 +122,19 @@ private:
     advlock::lock lock_;
 };
 
+// Ends the waits it is given, and only those (advlock::cancel_token): a
+// runtime interrupting one thread's wait (Java's Thread.interrupt, Ruby's
+// Ctrl-C) cancels that wait's token, not the whole session.
+class CancelToken {
+public:
+    // Any thread, any time; sticky. Never throws.
+    void cancel() noexcept { advlock_cancel_token_cancel(token_.c_handle()); }
+    const advlock::cancel_token &native() const { return token_; }
+
+private:
+    advlock::cancel_token token_;
+};
+
 struct SessionOptions {
     std::string application_name;
     bool allow_standby = false;
@@ -143,7 +156,7 @@ public:
     }
     ~Session() { close(); }
 
-    // nullptr when another session holds the lock.
+    // nullptr when another session, or another lock of this one, holds it.
     Lock *try_lock(const Key &key, bool shared) {
         in_use call(*this, "try_lock");
         std::optional<advlock::lock> lock = session_.try_lock(key.native(), mode(shared));
@@ -153,6 +166,19 @@ public:
     Lock *lock(const Key &key, bool shared, std::int64_t timeout_ms) {
         in_use call(*this, "lock");
         std::optional<advlock::lock> lock = session_.lock_within(key.native(), timeout_ms, mode(shared));
+        return lock ? new Lock(std::move(*lock)) : nullptr;
+    }
+    // Every option: timeout_ms 0 tries, -1 waits as long as it takes;
+    // reentrant makes the calling thread's reentrant locks one owner; cancel
+    // (may be null) ends this wait only. nullptr when another owner holds it
+    // and the time ran out.
+    Lock *acquire(const Key &key, bool shared, std::int64_t timeout_ms, bool reentrant, const CancelToken *cancel) {
+        in_use call(*this, "acquire");
+        advlock::lock_options options;
+        options.timeout_ms = timeout_ms;
+        options.reentrant = reentrant;
+        options.cancel = cancel ? &cancel->native() : nullptr;
+        std::optional<advlock::lock> lock = session_.acquire(key.native(), mode(shared), options);
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }
     void cancel() {

@@ -453,8 +453,19 @@ ADVLOCK_API void advlock_session_close(advlock_session *session);
 
 /*
  * Try to take a lock without waiting. ADVLOCK_OK and a new handle in *out,
- * or ADVLOCK_NOT_ACQUIRED with *out = NULL when another session holds it.
- * Taking a key this session already holds is counted: each handle releases once.
+ * or ADVLOCK_NOT_ACQUIRED with *out = NULL when another session holds it, or
+ * another owner on this session.
+ *
+ * One lock, one owner. Every handle is an owner, as every session is on the
+ * server: two handles never both hold a key exclusively, nor one exclusively
+ * and one shared, even on one session and one thread (threads sharing a
+ * session exclude each other). A conflicting second acquisition on the same
+ * session is ADVLOCK_NOT_ACQUIRED for a try; a wait waits in the process, with
+ * the same timeout and cancellation as a wait on the server, then waits on the
+ * server for other sessions. A thread that would wait for a handle it holds
+ * itself gets ADVLOCK_EDEADLOCK at once (the wait could never end): release
+ * that handle first, or take both reentrant (advlock_session_acquire). Shared
+ * handles never conflict with each other. Each handle releases once.
  */
 ADVLOCK_API advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session,
                                                     const advlock_key *key, advlock_mode mode);
@@ -486,9 +497,12 @@ ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
  * without limit and 0 does not wait at all. Returns ADVLOCK_OK with a handle,
  * ADVLOCK_NOT_ACQUIRED when the time ran out, ADVLOCK_ECANCELED when
  * advlock_session_cancel() interrupted the wait, ADVLOCK_EDEADLOCK when the
- * server found a deadlock. After any failed wait, a lock the server granted at
- * the last moment is released again: a failed wait never leaves a lock behind.
- * The session is busy (other calls on it block) while it waits.
+ * server found a deadlock, the calling thread holds the lock through another
+ * handle (see advlock_session_try_lock), or threads of this session would wait
+ * for each other in a cycle. After any failed wait, a lock the
+ * server granted at the last moment is released again: a failed wait never
+ * leaves a lock behind. The session is busy (other calls on it block) while it
+ * waits on the server; waiting for another handle of the session keeps it free.
  */
 ADVLOCK_API advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session,
                                                 const advlock_key *key, advlock_mode mode,
@@ -509,9 +523,57 @@ ADVLOCK_API advlock_status advlock_session_lock_name(advlock_lock **out, advlock
                                                      const char *name, size_t name_len, advlock_mode mode,
                                                      int64_t timeout_ms);
 
-/* Interrupt an advlock_session_lock() wait in progress on another thread. Safe
-   from any thread; does nothing when no wait is in progress. */
+/* Interrupt every advlock_session_lock() wait in progress on the session (all
+   threads' waits). Safe from any thread; does nothing when no wait is in
+   progress. To end one thread's wait only, give it a cancel token. */
 ADVLOCK_API advlock_status advlock_session_cancel(advlock_session *session);
+
+/*
+ * A cancel token ends the waits it is given, and only those: one thread's
+ * interruption (Java's Thread.interrupt, Ruby's Ctrl-C) ends that thread's
+ * wait while other threads waiting on the same session go on. Cancelling is
+ * sticky: a wait that starts with an already cancelled token ends at once with
+ * ADVLOCK_ECANCELED, so an interruption just before the wait is not lost. One
+ * token per wait is the simple use; tokens are cheap.
+ */
+typedef struct advlock_cancel_token advlock_cancel_token;
+
+ADVLOCK_API advlock_status advlock_cancel_token_new(advlock_cancel_token **out);
+/* Safe from any thread, at any time, also twice. */
+ADVLOCK_API advlock_status advlock_cancel_token_cancel(advlock_cancel_token *token);
+/* Accepts NULL. Not while a wait that was given the token is still running. */
+ADVLOCK_API void advlock_cancel_token_free(advlock_cancel_token *token);
+
+#define ADVLOCK_LOCK_OPTIONS_VERSION 1
+
+typedef struct advlock_lock_options {
+    unsigned int version; /* ADVLOCK_LOCK_OPTIONS_VERSION */
+    /* How long to wait: 0 (the default) does not wait, as a try;
+       ADVLOCK_WAIT_FOREVER; at most ADVLOCK_WAIT_MAX_MS. */
+    int64_t timeout_ms;
+    /* 0 (the default): the handle is its own owner (see
+       advlock_session_try_lock). 1: the calling thread's reentrant handles on
+       this session are one owner, as with a PostgreSQL session of its own:
+       they never conflict with each other, so the thread may take a lock again
+       (each handle still releases once), and shared then exclusive is granted
+       when no other owner holds the key. They conflict with every other
+       handle, non-reentrant ones of the same thread included. */
+    int reentrant;
+    /* NULL: the wait ends only by its timeout or advlock_session_cancel. */
+    advlock_cancel_token *cancel;
+} advlock_lock_options;
+
+/* Fill opts with defaults for the given version (pass ADVLOCK_LOCK_OPTIONS_VERSION). */
+ADVLOCK_API advlock_status advlock_lock_options_init(advlock_lock_options *opts, unsigned int version);
+
+/* Take a lock as advlock_session_lock / advlock_session_lock_name do, with
+   options (NULL: the defaults, a try). The outcomes are theirs. */
+ADVLOCK_API advlock_status advlock_session_acquire(advlock_lock **out, advlock_session *session,
+                                                   const advlock_key *key, advlock_mode mode,
+                                                   const advlock_lock_options *opts);
+ADVLOCK_API advlock_status advlock_session_acquire_name(advlock_lock **out, advlock_session *session,
+                                                        const char *name, size_t name_len, advlock_mode mode,
+                                                        const advlock_lock_options *opts);
 
 /* ------------------------------------------------------------------------ */
 /* Knowing the locks are still held                                          */

@@ -287,6 +287,33 @@ enum class mode { exclusive = ADVLOCK_EXCLUSIVE, shared = ADVLOCK_SHARED };
 // A timeout meaning "wait as long as it takes".
 constexpr std::int64_t wait_forever = ADVLOCK_WAIT_FOREVER;
 
+// Ends the waits it is given, and only those (advlock_cancel_token): hand it
+// to session::acquire on the waiting thread, call cancel() from another.
+class cancel_token {
+public:
+    cancel_token() {
+        advlock_cancel_token *t = nullptr;
+        detail::check(advlock_cancel_token_new(&t));
+        handle_.reset(t);
+    }
+    // Any thread, any time; sticky.
+    void cancel() { detail::check(advlock_cancel_token_cancel(handle_.get())); }
+    advlock_cancel_token *c_handle() const { return handle_.get(); }
+
+private:
+    struct deleter {
+        void operator()(advlock_cancel_token *t) const { advlock_cancel_token_free(t); }
+    };
+    std::unique_ptr<advlock_cancel_token, deleter> handle_;
+};
+
+// How session::acquire takes a lock (advlock_lock_options).
+struct lock_options {
+    std::int64_t timeout_ms = 0;  // 0: a try; wait_forever
+    bool reentrant = false;       // the thread's reentrant locks are one owner
+    const cancel_token *cancel = nullptr;
+};
+
 // One held lock; released by release() or at the end of its scope.
 class lock {
 public:
@@ -346,7 +373,8 @@ public:
         return session(s);
     }
 
-    // std::nullopt when another session holds the lock.
+    // std::nullopt when another session, or another handle of this one, holds
+    // the lock: every lock is its own owner (advlock_session_try_lock).
     std::optional<lock> try_lock(const key &k, mode m = mode::exclusive) {
         require_open("try_lock");
         advlock_lock *l = nullptr;
@@ -376,7 +404,28 @@ public:
         return lock(l);
     }
 
-    // Interrupts a lock_within() wait on another thread.
+    // try_lock / lock_within with every option: reentrant, a cancel token.
+    // std::nullopt when another owner holds the lock and the time ran out.
+    std::optional<lock> acquire(const key &k, mode m, const lock_options &options) {
+        require_open("acquire");
+        advlock_lock_options c_options;
+        detail::check(advlock_lock_options_init(&c_options, ADVLOCK_LOCK_OPTIONS_VERSION));
+        c_options.timeout_ms = options.timeout_ms;
+        c_options.reentrant = options.reentrant ? 1 : 0;
+        c_options.cancel = options.cancel ? options.cancel->c_handle() : nullptr;
+        advlock_lock *l = nullptr;
+        const advlock_mode c_mode = static_cast<advlock_mode>(m);
+        const advlock_status status =
+            k.name() ? advlock_session_acquire_name(&l, handle_.get(), k.name()->data(), k.name()->size(), c_mode,
+                                                    &c_options)
+                     : advlock_session_acquire(&l, handle_.get(), &k.c_key(), c_mode, &c_options);
+        if (detail::check(status) == ADVLOCK_NOT_ACQUIRED) {
+            return std::nullopt;
+        }
+        return lock(l);
+    }
+
+    // Interrupts every lock_within() wait of the session on other threads.
     void cancel() {
         require_open("cancel");
         detail::check(advlock_session_cancel(handle_.get()));

@@ -24,6 +24,10 @@ struct advlock_lock {
     advlock::core::HeldLock held;
 };
 
+struct advlock_cancel_token {
+    advlock::core::CancelToken token;
+};
+
 namespace advlock::capi {
 
 // Throws InvalidArgument for an unknown space.

@@ -29,23 +29,22 @@ core::LockMode to_core(advlock_mode mode, const char *function) {
                                 " is neither ADVLOCK_EXCLUSIVE (0) nor ADVLOCK_SHARED (1)");
 }
 
-// The shared path of every try_lock and lock: the handle is allocated before
-// the lock is taken, so an allocation failure cannot strand a held lock.
-// target() names the lock (a key or a name) and may throw for bad input.
-template <typename Target, typename Take>
+// The shared path of every try_lock, lock and acquire: the handle is
+// allocated before the lock is taken, so an allocation failure cannot strand a
+// held lock. target() names the lock (a key or a name) and may throw for bad
+// input; options() gives the acquisition's options and may throw too.
+template <typename Target, typename Options>
 advlock_status acquire(const char *name, advlock_lock **out, advlock_session *session, advlock_mode mode,
-                       Target &&target, Take &&take) {
+                       Target &&target, Options &&options) {
     if (out) *out = nullptr;
     return guarded(name, [&](const char *function) {
         require(out, function, "out");
         require(session, function, "session");
         const core::LockTarget wanted = target(function);
         const core::LockMode lock_mode = to_core(mode, function);
+        const core::AcquireOptions acquire_options = options(function);
         std::unique_ptr<advlock_lock> handle(new advlock_lock{{session->session, wanted, lock_mode}});
-        if (!take(*session->session, wanted, lock_mode)) {
-            handle->held.mark_not_held();
-            return ADVLOCK_NOT_ACQUIRED;
-        }
+        if (!handle->held.acquire(acquire_options)) return ADVLOCK_NOT_ACQUIRED;
         *out = handle.release();
         return ADVLOCK_OK;
     });
@@ -68,13 +67,37 @@ inline auto by_name(const char *name, size_t name_len) {
 }
 
 inline auto try_taking() {
-    return [](core::LockSession &s, const core::LockTarget &t, core::LockMode m) { return s.try_lock(t, m); };
+    return [](const char *) { return core::AcquireOptions{}; };
 }
 
 inline auto taking_within(int64_t timeout_ms) {
-    return [timeout_ms](core::LockSession &s, const core::LockTarget &t, core::LockMode m) {
-        require_timeout(timeout_ms, "advlock_session_lock");
-        return s.lock(t, m, timeout_ms);
+    return [timeout_ms](const char *function) {
+        require_timeout(timeout_ms, function);
+        core::AcquireOptions options;
+        options.timeout_ms = timeout_ms;
+        return options;
+    };
+}
+
+// Options of any version this library knows; NULL is the defaults (a try).
+inline auto taking_as(const advlock_lock_options *given) {
+    return [given](const char *function) {
+        core::AcquireOptions options;
+        if (!given) return options;
+        if (given->version < 1 || given->version > ADVLOCK_LOCK_OPTIONS_VERSION) {
+            throw core::InvalidArgument(std::string(function) + ": lock options version " +
+                                        std::to_string(given->version) + " is unknown to this library (version " ADVLOCK_VERSION
+                                        "); initialise options with advlock_lock_options_init");
+        }
+        if (given->reentrant != 0 && given->reentrant != 1) {
+            throw core::InvalidArgument(std::string(function) + ": reentrant is " + std::to_string(given->reentrant) +
+                                        "; it must be 0 or 1");
+        }
+        require_timeout(given->timeout_ms, function);
+        options.timeout_ms = given->timeout_ms;
+        options.reentrant = given->reentrant == 1;
+        options.cancel = given->cancel ? &given->cancel->token : nullptr;
+        return options;
     };
 }
 
@@ -191,6 +214,49 @@ advlock_status advlock_session_lock_name(advlock_lock **out, advlock_session *se
     return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_name(name, name_len),
                                   advlock::capi::taking_within(timeout_ms));
 }
+
+advlock_status advlock_lock_options_init(advlock_lock_options *opts, unsigned int version) {
+    return guarded(__func__, [&](const char *function) {
+        require(opts, function, "opts");
+        if (version < 1 || version > ADVLOCK_LOCK_OPTIONS_VERSION) {
+            throw core::InvalidArgument(std::string(function) + ": lock options version " + std::to_string(version) +
+                                        " is unknown to this library (version " ADVLOCK_VERSION ")");
+        }
+        *opts = advlock_lock_options{};
+        opts->version = version;
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_session_acquire(advlock_lock **out, advlock_session *session, const advlock_key *key,
+                                       advlock_mode mode, const advlock_lock_options *opts) {
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_key(key),
+                                  advlock::capi::taking_as(opts));
+}
+
+advlock_status advlock_session_acquire_name(advlock_lock **out, advlock_session *session, const char *name,
+                                            size_t name_len, advlock_mode mode, const advlock_lock_options *opts) {
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_name(name, name_len),
+                                  advlock::capi::taking_as(opts));
+}
+
+advlock_status advlock_cancel_token_new(advlock_cancel_token **out) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        *out = new advlock_cancel_token{};
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_cancel_token_cancel(advlock_cancel_token *token) {
+    return guarded(__func__, [&](const char *function) {
+        require(token, function, "token")->token.cancel();
+        return ADVLOCK_OK;
+    });
+}
+
+void advlock_cancel_token_free(advlock_cancel_token *token) { delete token; }
 
 advlock_status advlock_session_cancel(advlock_session *session) {
     return guarded(__func__, [&](const char *function) {

@@ -171,13 +171,19 @@ bool LocalSession::try_lock(const LockTarget &target, LockMode mode) {
     return attempt_locked(key, mode);
 }
 
-bool LocalSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms) {
+bool LocalSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms,
+                        const CancelToken *cancel) {
     const Key &key = target.key();
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
         cancel_requested_ = false;
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
+    const CancelToken::Watch watch(cancel, [this] {
+        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
+        wait_cv_.notify_all();
+    });
+    const auto cancelled = [&] { return cancel_requested_ || (cancel && cancel->cancelled()); };
     for (;;) {
         {
             Call scope(*this);
@@ -186,12 +192,12 @@ bool LocalSession::lock(const LockTarget &target, LockMode mode, long long timeo
         }
         if (timeout_ms >= 0 && std::chrono::steady_clock::now() >= deadline) return false;
         std::unique_lock<std::mutex> wait_lock(wait_mutex_);
-        wait_cv_.wait_for(wait_lock, kPollInterval, [&] { return cancel_requested_; });
-        if (cancel_requested_) throw Canceled(describe("lock", key, mode) + ": the wait was cancelled");
+        wait_cv_.wait_for(wait_lock, kPollInterval, cancelled);
+        if (cancelled()) throw Canceled(describe("lock", key, mode) + ": the wait was cancelled");
     }
 }
 
-void LocalSession::cancel() {
+void LocalSession::cancel_server_wait() {
     std::lock_guard<std::mutex> wait_guard(wait_mutex_);
     cancel_requested_ = true;
     wait_cv_.notify_all();

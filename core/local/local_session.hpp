@@ -32,8 +32,8 @@ public:
 
     bool try_lock(const LockTarget &target, LockMode mode) override;
     void unlock(const LockTarget &target, LockMode mode) override;
-    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms) override;
-    void cancel() override;
+    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
+              const CancelToken *cancel = nullptr) override;
     HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
     int server_session_id() const override;
     void check() const override;
@@ -48,6 +48,7 @@ public:
     const std::string &directory() const { return directory_->path(); }
 
 private:
+    void cancel_server_wait() override;
     struct Held {
         LockFile file;
         LockMode mode;

@@ -148,7 +148,8 @@ void MysqlSession::unlock(const LockTarget &target, LockMode mode) {
     loss_.throw_lost(described("unlock", &target));
 }
 
-bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms) {
+bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms,
+                        const CancelToken *cancel) {
     Call scope(*this);
     require_usable("lock", &target, mode);
     const std::string name = mysql_lock_name_of(target);
@@ -160,6 +161,9 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
     if (timeout_ms == 0 || count_locked(name) > 0) return get_lock_locked(name, "0", target, "lock");
 
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    // The token cancels this wait's statements; it stops watching before the
+    // next user of the connection can start one.
+    const CancelToken::Watch watch(cancel, [this] { cancel_server_wait(); });
     for (;;) {
         long long wait_ms = kLongestWaitMs;
         if (timeout_ms > 0) {
@@ -170,7 +174,9 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
         }
         {
             std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-            if (cancel_requested_) throw Canceled(described("lock", &target) + ": cancelled before the wait began");
+            if (cancel_requested_ || (cancel && cancel->cancelled())) {
+                throw Canceled(described("lock", &target) + ": cancelled before the wait began");
+            }
             waiting_ = true;
         }
         bool granted = false;
@@ -186,7 +192,7 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
             // has reached the server, and cannot hit a later statement.
             std::lock_guard<std::mutex> wait_guard(wait_mutex_);
             waiting_ = false;
-            cancelled = cancel_requested_;
+            cancelled = cancel_requested_ || (cancel && cancel->cancelled());
         }
         if (granted) return true;  // a grant beats a cancel that came too late to stop it
         if (cancelled) throw Canceled(described("lock", &target) + ": the wait was cancelled");
@@ -195,7 +201,15 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
     }
 }
 
-void MysqlSession::cancel() {
+std::string MysqlSession::owner_key(const LockTarget &target) const {
+    std::string name = mysql_lock_name_of(target);
+    for (char &c : name) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return name;
+}
+
+void MysqlSession::cancel_server_wait() {
     std::lock_guard<std::mutex> wait_guard(wait_mutex_);
     cancel_requested_ = true;
     if (waiting_) connection_.kill_running_statement();

@@ -43,8 +43,8 @@ public:
     void unlock(const LockTarget &target, LockMode mode) override;
     // GET_LOCK(name, seconds) with the remaining time, fractions included; a
     // wait without limit is a series of long waits (MariaDB refuses negative ones).
-    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms) override;
-    void cancel() override;
+    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
+              const CancelToken *cancel = nullptr) override;
     HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
     int server_session_id() const override { return static_cast<int>(connection_id_); }
     void check() const override;
@@ -58,11 +58,15 @@ public:
 
     // The text GET_LOCK receives for the target (scope included).
     std::string lock_name(const LockTarget &target) const { return mysql_lock_name_of(target); }
+    // The lock name in ASCII lower case: MySQL compares lock names ignoring
+    // case, so two spellings must not become two owners of one lock here.
+    std::string owner_key(const LockTarget &target) const override;
 
     // Tests only: run SQL on the lock connection (SET SESSION wait_timeout...).
     void run_sql_for_tests(const std::string &sql);
 
 private:
+    void cancel_server_wait() override;
     class Call;
 
     MysqlSession(MysqlConnection connection, const MysqlSessionOptions &options);

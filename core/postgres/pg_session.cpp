@@ -167,7 +167,7 @@ void PgSession::unlock(const LockTarget &target, LockMode mode) {
     }
 }
 
-bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms) {
+bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms, const CancelToken *cancel) {
     const Key &key = target.key();
     Call scope(*this);
     require_lock_rights("lock", key);
@@ -183,18 +183,25 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     const std::string doing = describe("lock", key, mode);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        if (cancel_requested_) throw Canceled(doing + ": cancelled before the wait began");
+        if (cancel_requested_ || (cancel && cancel->cancelled())) {
+            throw Canceled(doing + ": cancelled before the wait began");
+        }
         if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing);
         waiting_ = true;
     }
     bool granted = false;
     PgResult error;
-    while (PGresult *raw = PQgetResult(conn)) {
-        PgResult result(raw);
-        if (PQresultStatus(raw) == PGRES_TUPLES_OK) {
-            granted = true;
-        } else if (PQresultStatus(raw) != PGRES_COMMAND_OK && !error) {
-            error = std::move(result);
+    {
+        // The token cancels this statement; it stops watching before the next
+        // user of the connection can start one.
+        const CancelToken::Watch watch(cancel, [this] { cancel_server_wait(); });
+        while (PGresult *raw = PQgetResult(conn)) {
+            PgResult result(raw);
+            if (PQresultStatus(raw) == PGRES_TUPLES_OK) {
+                granted = true;
+            } else if (PQresultStatus(raw) != PGRES_COMMAND_OK && !error) {
+                error = std::move(result);
+            }
         }
     }
     {
@@ -222,7 +229,7 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     fail(error.get(), doing);
 }
 
-void PgSession::cancel() {
+void PgSession::cancel_server_wait() {
     std::lock_guard<std::mutex> wait_guard(wait_mutex_);
     cancel_requested_ = true;
     if (waiting_) connection_.cancel_running_statement(nullptr);

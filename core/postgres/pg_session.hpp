@@ -50,8 +50,8 @@ public:
     void unlock(const LockTarget &target, LockMode mode) override;
     // lock_timeout + pg_advisory_lock in one round trip; after a failed wait,
     // pg_advisory_unlock releases a lock granted in the race.
-    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms) override;
-    void cancel() override;
+    bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
+              const CancelToken *cancel = nullptr) override;
     HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
     int server_session_id() const override { return identity_.backend_pid; }
     void check() const override;
@@ -71,6 +71,7 @@ public:
     void run_sql_for_tests(const std::string &sql);
 
 private:
+    void cancel_server_wait() override;
     class Call;
 
     PgSession(PgConnection connection, const PgSessionOptions &options);

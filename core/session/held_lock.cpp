@@ -1,16 +1,69 @@
 #include "session/held_lock.hpp"
 
+#include <chrono>
+
 #include "error.hpp"
 
 namespace advlock::core {
 
 HeldLock::~HeldLock() {
-    if (released_ || session_->is_closed()) return;
+    if (released_) return;
+    if (session_->is_closed()) {
+        end_claim();
+        return;
+    }
     try {
         release();
     } catch (...) {
         // A destructor cannot report; callers who care call release() first.
     }
+}
+
+void HeldLock::end_claim() noexcept {
+    if (claim_) session_->owners().withdraw(*claim_);
+    claim_.reset();
+}
+
+bool HeldLock::acquire(const AcquireOptions &options) {
+    if (acquired_) throw Misuse("lock " + target_.describe() + ": a lock handle is acquired once; take a new one");
+    acquired_ = true;
+    LockOwners::Request request;
+    request.lock = session_->owner_key(target_);
+    request.described = (options.timeout_ms == 0 ? "try_lock " : "lock ") + target_.describe();
+    request.mode = mode_;
+    request.reentrant = options.reentrant;
+    request.wait = options.timeout_ms != 0;
+    request.cancel = options.cancel;
+    if (options.timeout_ms > 0) {
+        request.deadline = LockOwners::Clock::now() + std::chrono::milliseconds(options.timeout_ms);
+    }
+    claim_ = session_->owners().admit(request, [this] { session_->check(); });
+    if (!claim_) return false;
+    try {
+        bool taken;
+        if (options.timeout_ms == 0) {
+            taken = session_->try_lock(target_, mode_);
+        } else {
+            long long remaining = -1;
+            if (request.deadline) {
+                remaining = std::chrono::duration_cast<std::chrono::milliseconds>(*request.deadline -
+                                                                                  LockOwners::Clock::now())
+                                .count();
+                remaining = std::max(remaining, 0LL);  // the local wait used it up: one last try
+            }
+            taken = session_->lock(target_, mode_, remaining, options.cancel);
+        }
+        if (!taken) {
+            end_claim();
+            return false;
+        }
+    } catch (...) {
+        end_claim();
+        throw;
+    }
+    session_->owners().granted(*claim_);
+    released_ = false;
+    return true;
 }
 
 void HeldLock::check() const {
@@ -32,6 +85,12 @@ void HeldLock::release() {
         throw Misuse("lock " + target_.describe() + " was already released; each lock handle releases once");
     }
     released_ = true;
+    // The claim ends after the server's unlock, whatever it says: the next
+    // owner then finds the lock free on the server as well.
+    struct EndClaim {
+        HeldLock &lock;
+        ~EndClaim() { lock.end_claim(); }
+    } end_claim{*this};
     if (session_->is_closed()) {
         throw Misuse("lock " + target_.describe() +
                      " cannot be released: its session was closed, which released it on the server");

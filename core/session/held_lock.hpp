@@ -1,22 +1,42 @@
 // One acquisition of a lock, released exactly once: by release() or, as a last
 // resort, by the destructor. It shares ownership of its session, so a lock may
 // outlive the handle the user closed (bindings finalize in any order).
+//
+// A HeldLock is an owner in its session's LockOwners table: acquire() waits
+// there for the session's other owners first (threads and handles sharing the
+// session exclude each other), then takes the lock on the server.
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "session/lock_session.hpp"
 
 namespace advlock::core {
 
+struct AcquireOptions {
+    long long timeout_ms = 0;  // 0: a try; < 0: as long as it takes
+    // The calling thread's reentrant handles on this session are one owner
+    // (LockOwners); a non-reentrant handle is its own.
+    bool reentrant = false;
+    const CancelToken *cancel = nullptr;  // ends this wait only; may be null
+};
+
 class HeldLock {
 public:
+    // Not held yet: acquire() takes it.
     HeldLock(std::shared_ptr<LockSession> session, LockTarget target, LockMode mode)
         : session_(std::move(session)), target_(std::move(target)), mode_(mode) {}
     ~HeldLock();
 
     HeldLock(const HeldLock &) = delete;
     HeldLock &operator=(const HeldLock &) = delete;
+
+    // true: held. false: another owner (in this process or on the server)
+    // holds it and the time ran out, or it was a try; nothing to release then.
+    // Throws what the session's lock throws, and Deadlock / Canceled from the
+    // wait for the session's other owners. Once only.
+    bool acquire(const AcquireOptions &options);
 
     // Throws Misuse on a second release or after the session was closed, and
     // whatever the session's unlock throws (LockLost...). Either way the lock
@@ -28,19 +48,19 @@ public:
     // One round trip (strict: also the server's lock table for this key).
     void verify(bool strict);
 
-    // For a handle made before the attempt to lock, when the attempt failed:
-    // there is nothing to release.
-    void mark_not_held() noexcept { released_ = true; }
-
     bool released() const { return released_; }
     const LockTarget &target() const { return target_; }
     LockMode mode() const { return mode_; }
 
 private:
+    void end_claim() noexcept;
+
     std::shared_ptr<LockSession> session_;
     LockTarget target_;
     LockMode mode_;
-    bool released_ = false;
+    std::optional<LockOwners::Claim> claim_;
+    bool acquired_ = false;  // acquire() was called
+    bool released_ = true;   // nothing held: before acquire(), after a failed one or a release
 };
 
 }  // namespace advlock::core

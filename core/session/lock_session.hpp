@@ -3,6 +3,11 @@
 // serialise their own calls, so one may be used from several threads.
 // Locks are named by a LockTarget: a key, or a name (which only MySQL uses as
 // text; the others lock the name's advlock key).
+//
+// try_lock / lock / unlock here are the server's view: the session as one
+// holder, re-entry counted. Owners within the process (threads, handles) are
+// told apart one level up, by HeldLock and the session's LockOwners table, so
+// that two handles on one session exclude each other as two sessions do.
 #pragma once
 
 #include <optional>
@@ -10,8 +15,10 @@
 #include <vector>
 
 #include "keys/lock_target.hpp"
+#include "session/cancel_token.hpp"
 #include "session/holder.hpp"
 #include "session/lock_mode.hpp"
+#include "session/lock_owners.hpp"
 #include "session/loss_state.hpp"
 
 namespace advlock::core {
@@ -32,11 +39,25 @@ public:
 
     // Wait on the server until granted (true) or timeout_ms passes (false);
     // timeout_ms < 0 waits without limit, 0 does not wait. Throws Canceled when
-    // cancel() interrupts the wait. A failed wait never leaves a lock behind.
-    virtual bool lock(const LockTarget &target, LockMode mode, long long timeout_ms) = 0;
+    // cancel() or the given token interrupts the wait. A failed wait never
+    // leaves a lock behind.
+    virtual bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
+                      const CancelToken *cancel = nullptr) = 0;
 
-    // Interrupt a lock() wait in progress, from any thread. No effect otherwise.
-    virtual void cancel() = 0;
+    // Interrupt every wait in progress on this session (on the server, and
+    // owners waiting for each other in LockOwners), from any thread. No effect
+    // otherwise.
+    void cancel() {
+        owners_.cancel_all();
+        cancel_server_wait();
+    }
+
+    // The owners of this session's locks within the process.
+    LockOwners &owners() { return owners_; }
+
+    // Which lock the server takes for the target, as a string: two targets
+    // with the same identity are one lock (MySQL: its lock name).
+    virtual std::string owner_key(const LockTarget &target) const;
 
     // Who holds or waits for locks (only: just that lock), named from the
     // registry when given. Never takes a lock.
@@ -69,6 +90,13 @@ public:
     // End the connection, which releases every lock; later calls throw Misuse.
     virtual void close() noexcept = 0;
     virtual bool is_closed() const = 0;
+
+protected:
+    // Interrupt the wait on the server in progress, if any.
+    virtual void cancel_server_wait() = 0;
+
+private:
+    LockOwners owners_;
 };
 
 }  // namespace advlock::core

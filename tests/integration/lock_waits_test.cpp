@@ -227,10 +227,9 @@ TEST(LockWaits, OutOfRangeTimeoutIsEinval) {
 TEST(LockWaits, ReentrantLockDoesNotWait) {
     const advlock_key key = test_key();
     Session a = open_session(), b = open_session();
-    Lock first = take(a, key);
-    advlock_lock *lock = nullptr;
-    ASSERT_EQ(advlock_session_lock(&lock, a.get(), &key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER), ADVLOCK_OK);
-    Lock second(lock);
+    Lock first, second;
+    ASSERT_EQ(acquire(&first, a, key, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true), ADVLOCK_OK);
+    ASSERT_EQ(acquire(&second, a, key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER, /*reentrant=*/true), ADVLOCK_OK);
     first.reset();
     EXPECT_EQ(take(b, key), nullptr);
     second.reset();

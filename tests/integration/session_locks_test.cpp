@@ -23,13 +23,12 @@ TEST(SessionLocks, SecondSessionIsNotAcquiredUntilTheFirstReleases) {
     EXPECT_NE(take(b, key), nullptr);
 }
 
-TEST(SessionLocks, ReacquiringCountsAndEachHandleReleasesOnce) {
+TEST(SessionLocks, ReentrantReacquiringCountsAndEachHandleReleasesOnce) {
     const advlock_key key = test_key();
     Session a = open_session(), b = open_session();
-    Lock first = take(a, key);
-    Lock second = take(a, key);
-    ASSERT_NE(first, nullptr);
-    ASSERT_NE(second, nullptr);
+    Lock first, second;
+    ASSERT_EQ(acquire(&first, a, key, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true), ADVLOCK_OK);
+    ASSERT_EQ(acquire(&second, a, key, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true), ADVLOCK_OK);
     ASSERT_EQ(advlock_lock_release(first.get()), ADVLOCK_OK);
     EXPECT_EQ(take(b, key), nullptr) << "one release of two acquisitions freed the lock";
     ASSERT_EQ(advlock_lock_release(second.get()), ADVLOCK_OK);

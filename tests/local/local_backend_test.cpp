@@ -64,9 +64,11 @@ TEST_F(LocalBackend, SharedAndReentrant) {
     ASSERT_NE(c_holds, nullptr);
     advlock_lock *lock = nullptr;
     EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), &key, ADVLOCK_SHARED), ADVLOCK_NOT_ACQUIRED);
-    Lock exclusive = take(a, advlock_key_bigint(7));
     const advlock_key seven = advlock_key_bigint(7);
-    EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), &seven, ADVLOCK_SHARED), ADVLOCK_EUNSUPPORTED);
+    Lock exclusive, shared;
+    ASSERT_EQ(acquire(&exclusive, a, seven, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true), ADVLOCK_OK);
+    EXPECT_EQ(acquire(&shared, a, seven, ADVLOCK_SHARED, 0, /*reentrant=*/true), ADVLOCK_EUNSUPPORTED)
+        << "one owner may not hold both modes on flock";
 }
 
 TEST_F(LocalBackend, WaitsTimeOutGetTheLockOrAreCancelled) {

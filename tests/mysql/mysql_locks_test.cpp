@@ -5,14 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cctype>
 #include <string>
 #include <thread>
+#include <vector>
 #include <unistd.h>
 
 #include "advlock.h"
 #include "advlock.hpp"
 #include "support/c_handles.hpp"
 #include "support/lost_recorder.hpp"
+#include "support/overlap.hpp"
 #include "support/test_mariadb.hpp"
 
 namespace advlock::test {
@@ -138,8 +141,17 @@ TEST(MysqlLocks, ReentryIsCountedAndEachHandleReleasesOnce) {
     Admin admin;
     const std::string name = unique_name();
     Session a = mysql_session(), b = mysql_session();
-    Lock first = take_name(a, name), second = take_name(a, name);
-    ASSERT_TRUE(first && second);
+    Lock first, second;
+    const advlock_key unused = advlock_key_bigint(0);
+    ASSERT_EQ(acquire(&first, a, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
+    ASSERT_EQ(acquire(&second, a, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
+    EXPECT_FALSE(take_name(a, name, ADVLOCK_NOT_ACQUIRED)) << "a non-reentrant handle is another owner";
+    const std::string upper = [&] {
+        std::string u = name;
+        for (char &c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        return u;
+    }();
+    EXPECT_FALSE(take_name(a, upper, ADVLOCK_NOT_ACQUIRED)) << "MySQL ignores case in lock names: so do owners";
     ASSERT_EQ(advlock_lock_release(first.get()), ADVLOCK_OK);
     EXPECT_EQ(admin.holder_of(name), id_of(a));  // still held once
     EXPECT_FALSE(take_name(b, name, ADVLOCK_NOT_ACQUIRED));
@@ -320,6 +332,27 @@ TEST(MysqlLocks, BadUrlsAndPasswordsGiveClearErrorsWithoutTheSecret) {
     EXPECT_NE(std::string(advlock_error_last()->message).find("port"), std::string::npos);
     EXPECT_EQ(std::string(advlock_error_last()->message).find("Pw5ecret"), std::string::npos);
     EXPECT_EQ(session, nullptr);
+}
+
+TEST(MysqlLocks, ThreadsSharingSessionsNeverOverlap) {
+    // GET_LOCK counts a session's re-entry like PostgreSQL: the owners table
+    // keeps threads of one session apart on MySQL as well.
+    for (const bool by_trying : {false, true}) {
+        SCOPED_TRACE(by_trying ? "trying" : "waiting");
+        const std::string name = unique_name();
+        std::vector<Session> sessions;
+        for (int s = 0; s < 2; ++s) sessions.push_back(mysql_session());
+        Overlap overlap;
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 8; ++t) {
+            threads.emplace_back([&, t] {
+                work(sessions[t % 2], advlock_key_bigint(0), ADVLOCK_EXCLUSIVE, by_trying, 10, overlap, &name);
+            });
+        }
+        for (std::thread &t : threads) t.join();
+        EXPECT_EQ(overlap.violations.load(), 0);
+        EXPECT_EQ(overlap.entries.load(), 80);
+    }
 }
 
 }  // namespace

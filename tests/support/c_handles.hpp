@@ -54,6 +54,24 @@ inline Lock take_waiting(const Session &session, const advlock_key &key, int64_t
     return Lock(lock);
 }
 
+// advlock_session_acquire (a key) or advlock_session_acquire_name (a name)
+// with the options tests vary; the handle, or nullptr, goes to *out.
+inline advlock_status acquire(Lock *out, const Session &session, const advlock_key &key, advlock_mode mode,
+                              int64_t timeout_ms, bool reentrant = false, advlock_cancel_token *cancel = nullptr,
+                              const std::string *name = nullptr) {
+    advlock_lock_options options;
+    advlock_lock_options_init(&options, ADVLOCK_LOCK_OPTIONS_VERSION);
+    options.timeout_ms = timeout_ms;
+    options.reentrant = reentrant ? 1 : 0;
+    options.cancel = cancel;
+    advlock_lock *lock = nullptr;
+    const advlock_status status =
+        name ? advlock_session_acquire_name(&lock, session.get(), name->data(), name->size(), mode, &options)
+             : advlock_session_acquire(&lock, session.get(), &key, mode, &options);
+    out->reset(lock);
+    return status;
+}
+
 // A key no other test uses: the advlock key of "<suite>.<test><suffix>".
 inline advlock_key test_key(const std::string &suffix = "") {
     const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
