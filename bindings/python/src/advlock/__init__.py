@@ -9,6 +9,10 @@ PostgreSQL advisory locks held on a dedicated connection.
             ...
             lock.ensure_held()                          # raises advlock.LockLost, no round trip
 
+Each Lock is its own owner, as with threading.Lock: threads sharing a session
+exclude each other. reentrant=True (try_lock/lock) lets a thread take again a
+lock it holds, as threading.RLock.
+
 Everything that decides about locks happens in the advlock C library (the
 same one the `advlock` command and the Java and Ruby bindings use); this
 package only adapts it to Python.

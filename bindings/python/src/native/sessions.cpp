@@ -132,31 +132,32 @@ public:
     python_session(const python_session &) = delete;
     ~python_session() { close(); }
 
-    py::object try_lock(py::object self, py::handle key_value, bool shared) {
+    py::object try_lock(py::object self, py::handle key_value, bool shared, bool reentrant) {
         const advlock::key key = to_key(key_value, registry_);
         std::string label = key_label(key_value, key);
         session_call call(*this, "try_lock");
         advlock::session &session = call.session();
         std::optional<advlock::lock> lock = naming_errors(label, [&] {
-            return without_gil([&] { return session.try_lock(key, mode_of(shared)); });
+            return without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); });
         });
         if (!lock) return py::none();
         return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, std::move(self)));
     }
 
-    py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared) {
+    py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared, bool reentrant) {
         const advlock::key key = to_key(key_value, registry_);
         std::string label = key_label(key_value, key);
         const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
         session_call call(*this, "lock");
         advlock::session &session = call.session();
         std::optional<advlock::lock> lock = naming_errors(label, [&] {
-            return timeout_ms == 0 ? without_gil([&] { return session.lock_within(key, 0, mode_of(shared)); })
-                                   : wait(session, key, timeout_ms, mode_of(shared));
+            return timeout_ms == 0
+                       ? without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); })
+                       : wait(session, key, timeout_ms, mode_of(shared), reentrant);
         });
         if (!lock) {
             throw advlock::error(ADVLOCK_NOT_ACQUIRED,
-                                 "lock " + label + " is held by another session" +
+                                 "lock " + label + " is held by another session or another Lock of this one" +
                                      (timeout_ms == 0 ? std::string(" (timeout=0: no wait)")
                                                       : "; gave up after " + std::string(py::str(timeout)) + " s"),
                                  "");
@@ -253,23 +254,19 @@ private:
         return threading.attr("main_thread")().attr("ident").cast<unsigned long>() == PyThread_get_thread_ident();
     }
 
-    // A wait on the calling thread, without the GIL. On the main thread a
-    // signal with a Python handler cancels it; the handler then runs here: if
-    // it raises (KeyboardInterrupt), that is raised, after releasing a lock
-    // granted in the race; if not, the wait goes on for the time left.
+    // A wait on the calling thread, without the GIL: the core knows a lock's
+    // owner by its thread. On the main thread a signal with a Python handler
+    // ends it through its own cancel token (not the session's other waits);
+    // the handler then runs here: if it raises (KeyboardInterrupt), that is
+    // raised, after releasing a lock granted in the race; if not, the wait
+    // goes on for the time left.
     static std::optional<advlock::lock> wait(advlock::session &session, const advlock::key &key,
-                                             std::int64_t timeout_ms, advlock::mode mode) {
+                                             std::int64_t timeout_ms, advlock::mode mode, bool reentrant) {
         if (!interpreter_alive() || !on_main_thread()) {
-            return without_gil([&] { return session.lock_within(key, timeout_ms, mode); });
+            return without_gil([&] { return session.acquire(key, mode, {timeout_ms, reentrant, nullptr}); });
         }
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-        signal_watch watch([&session] {
-            try {
-                session.cancel();
-            } catch (const advlock::error &) {
-                // closed meanwhile: its waits end anyway
-            }
-        });
+        signal_watch watch;
         for (;;) {
             if (PyErr_CheckSignals() != 0) throw py::error_already_set();
             std::int64_t left = timeout_ms;
@@ -278,12 +275,13 @@ private:
                 left = now >= deadline ? 0
                                        : std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
             }
+            const advlock::cancel_token &token = watch.token();
             std::optional<advlock::lock> lock;
             try {
-                lock = without_gil([&] { return session.lock_within(key, left, mode); });
+                lock = without_gil([&] { return session.acquire(key, mode, {left, reentrant, &token}); });
             } catch (const advlock::canceled &) {
-                if (!watch.take_fired()) throw;  // Session.cancel() or close(), not a signal
-                continue;                        // a signal's: its handler runs at the top
+                if (!watch.signal_cancelled_the_wait()) throw;  // Session.cancel() or close()
+                continue;                                        // its handler runs at the top
             }
             if (PyErr_CheckSignals() != 0) {
                 if (lock) without_gil([&] { lock.reset(); return 0; });  // granted in the race
@@ -377,7 +375,15 @@ raises LockLost once the session's locks are known to be gone.)doc")
 
     py::class_<python_session>(module, "Session", R"doc(
 One dedicated database connection that holds locks (never pooled); create it
-with advlock.connect(). Closing it releases every lock it holds.)doc")
+with advlock.connect(). Closing it releases every lock it holds.
+
+One lock, one owner, as with threading.Lock: each Lock is its own owner, so
+threads sharing a session exclude each other as sessions do, and a thread
+does not take again a lock it holds (try_lock: None; lock: Deadlock). With
+reentrant=True, as threading.RLock, the calling thread's reentrant Locks of
+the session are one owner: it may take the lock again (each Lock releases
+once), other threads and non-reentrant Locks stay excluded. Shared Locks never
+exclude each other.)doc")
         .def(py::init([](const std::string &url, py::object application_name, bool allow_standby, bool allow_pooler,
                          py::object heartbeat_interval, py::object heartbeat_deadline, py::object registry) {
                  advlock::session_options options;
@@ -393,17 +399,22 @@ with advlock.connect(). Closing it releases every lock it holds.)doc")
              py::arg("url"), py::kw_only(), py::arg("application_name") = py::none(), py::arg("allow_standby") = false,
              py::arg("allow_pooler") = false, py::arg("heartbeat_interval") = py::none(),
              py::arg("heartbeat_deadline") = py::none(), py::arg("registry") = py::none())
-        .def("try_lock", [](py::object self, py::handle key, bool shared) {
-                 return self.cast<python_session &>().try_lock(self, key, shared);
-             }, py::arg("key"), py::kw_only(), py::arg("shared") = false,
-             "Take the lock without waiting: a Lock, or None when another session holds it.")
-        .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared) {
-                 return self.cast<python_session &>().lock(self, key, timeout, shared);
+        .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant) {
+                 return self.cast<python_session &>().try_lock(self, key, shared, reentrant);
+             }, py::arg("key"), py::kw_only(), py::arg("shared") = false, py::arg("reentrant") = false,
+             "Take the lock without waiting: a Lock, or None when another session or another Lock of this "
+             "session holds it (each Lock is its own owner, as threading.Lock; reentrant=True: the calling "
+             "thread's reentrant Locks of this session are one owner and may take it again, as threading.RLock).")
+        .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared, bool reentrant) {
+                 return self.cast<python_session &>().lock(self, key, timeout, shared, reentrant);
              }, py::arg("key"), py::kw_only(), py::arg("timeout") = py::none(), py::arg("shared") = false,
-             "Take the lock, waiting on the server up to timeout seconds (None: as long as it takes). Raises "
-             "NotAcquired when the time runs out, Canceled when cancel() interrupts it, Deadlock. Ctrl-C cancels "
-             "the wait and raises KeyboardInterrupt. A failed wait never leaves a lock behind.")
-        .def("cancel", &python_session::cancel, "Interrupt a lock() wait running on another thread.")
+             py::arg("reentrant") = false,
+             "Take the lock, waiting up to timeout seconds (None: as long as it takes) for other sessions and for "
+             "other Locks of this one (threads sharing a session exclude each other). Raises NotAcquired when "
+             "the time runs out, Canceled when cancel() or close() interrupts it, Deadlock (also when this "
+             "thread holds the lock itself through another Lock: release it, or take both reentrant=True). "
+             "Ctrl-C ends this wait only and raises KeyboardInterrupt. A failed wait never leaves a lock behind.")
+        .def("cancel", &python_session::cancel, "Interrupt every lock() wait of the session, on all threads.")
         .def("check", &python_session::check, "No round trip: raises LockLost once the session's locks are known lost.")
         .def_property_readonly("lost", &python_session::lost, "True once the session's locks are known lost (or it is closed).")
         .def("verify", &python_session::verify, "One round trip proving this is still the session that took its locks.")

@@ -9,21 +9,23 @@
 // writes the signal's number to the "wakeup fd" (signal.set_wakeup_fd). While
 // the wait runs, that fd is a pipe of ours; a helper thread that takes no
 // signals watches it and calls on_signal (which cancels the wait), and passes
-// the bytes on to the fd that was set before (asyncio's, say). The main thread
-// then runs the Python handlers (PyErr_CheckSignals) as soon as the core
-// returns. Only the main thread may do this: Python runs handlers there only.
+// the bytes on to the fd that was set before (asyncio's, say). It ends the
+// wait through the wait's own cancel token (advlock_cancel_token), so other
+// threads' waits on the same session go on. The main thread then runs the
+// Python handlers (PyErr_CheckSignals) as soon as the core returns. Only the
+// main thread may do this: Python runs handlers there only.
 #pragma once
 
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
-#include <csignal>
-#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <string>
-#include <functional>
 #include <thread>
 
 #include "binding.hpp"
@@ -47,7 +49,7 @@ std::thread thread_without_signals(Body body) {
 class signal_watch {
 public:
     // Call with the GIL held, on the main thread.
-    explicit signal_watch(std::function<void()> on_signal) : on_signal_(std::move(on_signal)) {
+    signal_watch() {
         if (::pipe2(signals_, O_NONBLOCK | O_CLOEXEC) != 0 || ::pipe2(stop_, O_NONBLOCK | O_CLOEXEC) != 0) {
             const std::string why = std::strerror(errno);
             for (int fd : {signals_[0], signals_[1], stop_[0], stop_[1]}) if (fd >= 0) ::close(fd);
@@ -77,8 +79,22 @@ public:
         for (int fd : {signals_[0], signals_[1], stop_[0], stop_[1]}) ::close(fd);
     }
 
-    // True once a signal arrived (and on_signal ran); clears it.
-    bool take_fired() { return fired_.exchange(false); }
+    // The token to give the next wait; a signal cancels it.
+    const advlock::cancel_token &token() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        return *token_;
+    }
+
+    // After a wait ended as cancelled: true when a signal did it (and the
+    // token is then a fresh one, cancelling being sticky), false when it was
+    // Session.cancel() or close(). Only while no wait uses the token.
+    bool signal_cancelled_the_wait() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (!fired_) return false;
+        fired_ = false;
+        token_ = std::make_unique<advlock::cancel_token>();
+        return true;
+    }
 
 private:
     // signal.set_wakeup_fd (its C function is not exported); returns the previous fd.
@@ -90,11 +106,11 @@ private:
         pollfd fds[2] = {{signals_[0], POLLIN, 0}, {stop_[0], POLLIN, 0}};
         for (;;) {
             if (::poll(fds, 2, -1) < 0) continue;  // EINTR: signals are blocked here, but be safe
-            if (fds[0].revents & POLLIN) {
-                if (forward()) {
-                    fired_ = true;
-                    on_signal_();
-                }
+            if ((fds[0].revents & POLLIN) && forward()) {
+                // One step, so that a wait ended by this cancel always finds fired_ set.
+                std::lock_guard<std::mutex> guard(mutex_);
+                fired_ = true;
+                token_->cancel();
             }
             if (fds[1].revents & POLLIN) return;
         }
@@ -112,11 +128,12 @@ private:
         return any;
     }
 
-    std::function<void()> on_signal_;
     int signals_[2] = {-1, -1};
     int stop_[2] = {-1, -1};
     int previous_fd_ = -1;
-    std::atomic<bool> fired_{false};
+    std::mutex mutex_;  // guards fired_ and token_, shared with the watcher
+    bool fired_ = false;
+    std::unique_ptr<advlock::cancel_token> token_ = std::make_unique<advlock::cancel_token>();
     std::thread watcher_;
 };
 
