@@ -222,3 +222,18 @@ def test_bad_timeout_is_refused_before_any_statement(pg_url):
         with pytest.raises(advlock.InvalidArgument, match="timeout"):
             advlock.xact_lock(conn, KEY, timeout=-1)
         assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+
+def test_inside_a_psycopg_pipeline(pg_url, session):
+    held = session.try_lock("in_pipeline")
+    with psycopg.connect(pg_url) as conn:
+        with conn.pipeline():
+            conn.execute("SET LOCAL lock_timeout = '7s'")  # queued, not yet sent
+            assert advlock.try_xact_lock(conn, "pipeline_try") is True
+            assert session.try_lock("pipeline_try") is None
+            with pytest.raises(advlock.NotAcquired):
+                advlock.xact_lock(conn, "in_pipeline", timeout=0.1)
+            assert conn.execute("SELECT current_setting('lock_timeout')").fetchone() == ("7s",)
+            held.release()
+            advlock.xact_lock(conn, "in_pipeline", timeout=30)
+            assert session.try_lock("in_pipeline") is None

@@ -18,8 +18,9 @@ from typing import Any, Optional, Sequence
 from . import _advlock
 from .errors import Canceled, CapacityError, Deadlock, Error, Misuse, NotAcquired, PermissionDenied, ServerError
 
-# libpq's PGTransactionStatusType, which both drivers report.
+# libpq's PGTransactionStatusType, which both drivers report, and PGpipelineStatus's "off".
 _IDLE, _ACTIVE, _INTRANS, _INERROR = 0, 1, 2, 3
+_PIPELINE_OFF = 0
 
 # The server's answers a lock statement can give, as the core maps them
 # (55P03, lock_timeout ran out, is "not acquired" and handled by the wait).
@@ -39,6 +40,7 @@ def _check_connection(conn: Any, doing: str) -> None:
         raise TypeError(f"advlock.{doing} takes a psycopg or psycopg2 connection, got {type(conn).__name__}")
     if conn.closed:
         raise Misuse(f"advlock.{doing}: the driver connection is closed")
+    _sync_pipeline(conn)
     status = int(conn.info.transaction_status)
     if status == _INERROR:
         raise Misuse(f"advlock.{doing}: the connection's transaction has already failed; roll it back first")
@@ -48,6 +50,16 @@ def _check_connection(conn: Any, doing: str) -> None:
         raise Misuse(f"advlock.{doing}: a transaction-scoped lock needs a transaction: the connection is in "
                      "autocommit mode, so the lock would end with its own statement (use `with "
                      "conn.transaction():` (psycopg) or autocommit=False)")
+
+
+def _sync_pipeline(conn: Any) -> None:
+    """In psycopg's pipeline mode, send what is queued and wait for the server's
+    answer: only then is the transaction status current (libpq learns it at a
+    sync), and after an error the pipeline drops every statement until one."""
+    status = int(getattr(getattr(conn, "pgconn", None), "pipeline_status", _PIPELINE_OFF) or _PIPELINE_OFF)
+    if status != _PIPELINE_OFF:  # psycopg2 has no pipeline mode
+        with conn.pipeline() as pipeline:
+            pipeline.sync()
 
 
 def _sqlstate(error: BaseException) -> Optional[str]:
@@ -66,20 +78,23 @@ def _as_advlock_error(error: BaseException, doing: str, label: str) -> Error:
     return cls(f"{doing} {label}: {first_line}", sqlstate=sqlstate)
 
 
-def _run(conn: Any, statement: str, params: Optional[Sequence[Any]] = None) -> Any:
-    """One statement through the caller's cursor; the first column of its row, if it returned one."""
+def _run(conn: Any, statement: str, params: Optional[Sequence[Any]] = None, *, row: bool = False) -> Any:
+    """One statement through the caller's cursor; with row, the first column of its one row.
+    (Fetching is what makes psycopg's pipeline mode send it and report its errors now.)"""
     cursor = conn.cursor()
     try:
         cursor.execute(statement, params)
-        row = cursor.fetchone() if cursor.description is not None else None
-        return None if row is None else row[0]
+        if not row:
+            return None
+        answer = cursor.fetchone()
+        return None if answer is None else answer[0]
     finally:
         cursor.close()
 
 
 def _try(conn: Any, key: _advlock.Key, shared: bool, doing: str, label: str) -> bool:
     try:
-        answer = _run(conn, _advlock.sql("try_xact_lock", key, shared))
+        answer = _run(conn, _advlock.sql("try_xact_lock", key, shared), row=True)
     except Exception as error:
         if not _is_driver_error(error):
             raise
@@ -102,14 +117,15 @@ def _wait(conn: Any, key: _advlock.Key, shared: bool, timeout_ms: int, doing: st
         # The subquery reads the caller's setting before the outer row changes it.
         saved = _run(conn, "SELECT saved.value, pg_catalog.set_config('lock_timeout', %s, true) FROM "
                            "(SELECT pg_catalog.current_setting('lock_timeout') AS value OFFSET 0) AS saved",
-                     (wait_for,))
-        _run(conn, _advlock.sql("xact_lock", key, shared))
+                     (wait_for,), row=True)
+        _run(conn, _advlock.sql("xact_lock", key, shared), row=True)
         # Put the caller's lock_timeout back before the savepoint's changes join the transaction.
-        _run(conn, "SELECT pg_catalog.set_config('lock_timeout', %s, true)", (saved,))
+        _run(conn, "SELECT pg_catalog.set_config('lock_timeout', %s, true)", (saved,), row=True)
         _run(conn, f"RELEASE SAVEPOINT {_SAVEPOINT}")
         return True
     except BaseException as failure:  # KeyboardInterrupt too: psycopg cancelled the statement
         try:
+            _sync_pipeline(conn)
             _run(conn, f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
             _run(conn, f"RELEASE SAVEPOINT {_SAVEPOINT}")
         except Exception:
