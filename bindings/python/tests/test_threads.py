@@ -98,6 +98,7 @@ def test_shared_holders_on_one_session_do_not_exclude_each_other(session):
 
 def test_each_lock_is_its_own_owner_even_on_one_thread(session):
     first = session.try_lock("own_owner")
+    assert not first.reentrant
     assert session.try_lock("own_owner") is None           # as threading.Lock: no re-entry
     with pytest.raises(advlock.Deadlock) as raised:         # waiting for itself could never end
         session.lock("own_owner", timeout=60)
@@ -111,6 +112,7 @@ def test_reentrant_locks_of_one_thread_are_one_owner(session):
     inner = session.lock("reentrant_job", timeout=5, reentrant=True)  # the same thread, again
     again = session.try_lock("reentrant_job", reentrant=True)
     assert outer.held and inner.held and again is not None
+    assert inner.reentrant and repr(inner).endswith(", exclusive, reentrant, held>")
     assert session.try_lock("reentrant_job") is None  # a non-reentrant Lock is another owner
     other_thread = []
 

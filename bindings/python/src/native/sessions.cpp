@@ -41,8 +41,10 @@ auto without_gil(Call &&call) {
 
 class python_lock {
 public:
-    python_lock(advlock::lock lock, advlock::key key, std::string label, bool shared, py::object session)
-        : lock_(std::move(lock)), key_(key), label_(std::move(label)), shared_(shared), session_(std::move(session)) {}
+    python_lock(advlock::lock lock, advlock::key key, std::string label, bool shared, bool reentrant,
+                py::object session)
+        : lock_(std::move(lock)), key_(key), label_(std::move(label)), shared_(shared), reentrant_(reentrant),
+          session_(std::move(session)) {}
     python_lock(python_lock &&) = default;
     ~python_lock() {
         if (lock_) without_gil([this] { lock_.reset(); });
@@ -72,6 +74,7 @@ public:
     const advlock::key &key() const { return key_; }
     const std::string &label() const { return label_; }
     bool shared() const { return shared_; }
+    bool reentrant() const { return reentrant_; }
     const py::object &session() const { return session_; }
 
 private:
@@ -80,6 +83,7 @@ private:
     advlock::key key_;
     std::string label_;  // the name the caller gave (key_label), for messages and repr
     bool shared_;
+    bool reentrant_;
     py::object session_;
 };
 
@@ -141,7 +145,7 @@ public:
             return without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); });
         });
         if (!lock) return py::none();
-        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, std::move(self)));
+        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, reentrant, std::move(self)));
     }
 
     py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared, bool reentrant) {
@@ -162,7 +166,7 @@ public:
                                                       : "; gave up after " + std::string(py::str(timeout)) + " s"),
                                  "");
         }
-        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, std::move(self)));
+        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, reentrant, std::move(self)));
     }
 
     void cancel() {
@@ -328,6 +332,8 @@ raises LockLost once the session's locks are known to be gone.)doc")
         .def_property_readonly("held", &python_lock::held, "True until released or known lost (no round trip).")
         .def_property_readonly("key", &python_lock::key)
         .def_property_readonly("shared", &python_lock::shared)
+        .def_property_readonly("reentrant", &python_lock::reentrant,
+                               "True when taken with reentrant=True: one owner with the thread's other reentrant Locks.")
         .def_property_readonly("session", &python_lock::session)
         .def("__enter__", [](py::object self) { return self; })
         .def("__exit__", [](python_lock &lock, py::args) {
@@ -336,7 +342,7 @@ raises LockLost once the session's locks are known to be gone.)doc")
         })
         .def("__repr__", [](const python_lock &lock) {
             return "<advlock.Lock " + lock.label() + (lock.shared() ? ", shared" : ", exclusive") +
-                   (lock.held() ? ", held>" : ", not held>");
+                   (lock.reentrant() ? ", reentrant" : "") + (lock.held() ? ", held>" : ", not held>");
         });
 
     // A list subclass, so that code treating the answer as a list keeps working.
