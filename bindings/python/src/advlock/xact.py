@@ -154,8 +154,9 @@ def try_xact_lock(conn: Any, key: Any, *, shared: bool = False, registry: Option
 
 def xact_lock(conn: Any, key: Any, *, timeout: Optional[float] = None, shared: bool = False,
               registry: Optional[_advlock.Registry] = None) -> None:
-    """Take the lock inside conn's transaction, waiting up to timeout seconds
-    (None: as long as it takes; 0: no wait), as try_xact_lock() opens one.
+    """Take the lock inside conn's transaction (which the driver opens if
+    needed, as for try_xact_lock()), waiting up to timeout seconds (None: as
+    long as it takes, whatever the transaction's own lock_timeout; 0: no wait).
 
     The wait runs in a savepoint with its own lock_timeout: on NotAcquired,
     Deadlock, Canceled (a cancel or statement_timeout ended it) or Ctrl-C the
