@@ -286,6 +286,22 @@ TEST(MysqlLocks, HoldersNameTheLockAndItsSessionAndSayWhatIsNotShown) {
     EXPECT_NE(std::string(advlock_holders_note(raw)).find("waiting"), std::string::npos);
 }
 
+TEST(MysqlLocks, HoldersShowASessionOnceWhateverItsHandles) {
+    const std::string name = unique_name();
+    Session holder = mysql_session(), asker = mysql_session();
+    const advlock_key unused = advlock_key_bigint(0);
+    Lock first, second;
+    ASSERT_EQ(acquire(&first, holder, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
+    ASSERT_EQ(acquire(&second, holder, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
+    for (const Session *who : {&holder, &asker}) {
+        advlock_holders *raw = nullptr;
+        ASSERT_EQ(advlock_session_holders_name(&raw, who->get(), nullptr, name.data(), name.size()), ADVLOCK_OK)
+            << advlock_error_last()->message;
+        Holders holders(raw);
+        EXPECT_EQ(advlock_holders_count(raw), 1u) << (who == &holder ? "asked by the holder" : "asked by another");
+    }
+}
+
 TEST(MysqlLocks, AHoldersKeyLocksTheSameLockAgain) {
     // Through the C++ wrapper: a holder's key keeps the lock's name, so
     // locking it (here from a second session) names the lock that is held.
