@@ -6,7 +6,9 @@
 # (scripts/with-mariadb.sh, for tests/test_mysql.py); both are stopped
 # afterwards, whatever the outcome.
 #
-# The first interpreter (python3 on PATH) runs the whole suite, with psycopg,
+# The first interpreter (python3 on PATH) runs the whole suite, with psycopg
+# in all three implementations (pure Python; "c", built on the system libpq;
+# "binary", a wheel with its own libpq: tests/test_xact_drivers.py runs each),
 # psycopg2 (built from source on the system libpq) and mypy. Every other
 # Python >= 3.9 found on the machine (python3.9 ... python3.14 on PATH,
 # /usr/bin/python3, pyenv's versions) builds the package and runs the suite
@@ -51,7 +53,7 @@ for python in "${pythons[@]}"; do
   extras=(pytest "psycopg>=3.1")
   pytest_args=(-q -rs -p no:cacheprovider)
   if [ $first -eq 1 ]; then
-    extras+=(psycopg2 mypy)
+    extras+=("psycopg[c,binary]>=3.1" psycopg2 mypy)
   else
     pytest_args+=(--deselect tests/test_stubs.py -k "not psycopg2")
   fi

@@ -63,3 +63,62 @@ def test_ctrl_c_racing_the_grant_leaks_no_lock(pg_url, admin):
             wait_until(lambda: advisory_holders(admin, key) == [], "the child's connection to end")
     assert sum(outcomes.values()) == 15
     print(outcomes)
+
+
+XACT_WAIT_IN_CHILD = """
+import sys, threading, psycopg, advlock
+key = advlock.Key.parse(sys.argv[2])
+with psycopg.connect(sys.argv[1]) as conn:
+    conn.execute("SELECT 1")
+    print(conn.info.backend_pid, flush=True)
+    try:
+        advlock.xact_lock(conn, key)
+        print("acquired", flush=True)
+    except KeyboardInterrupt:
+        # The transaction goes on, without the lock (granted in a race or not).
+        held = conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()")
+        print("interrupted", held.fetchone()[0], flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_ctrl_c_ends_a_transaction_lock_wait(pg_url, admin):
+    key = advlock.Key(300, 3)
+    with advlock.connect(pg_url) as holder:
+        held = holder.try_lock(key)
+        child = python_child(XACT_WAIT_IN_CHILD, pg_url, str(key))
+        int(child.stdout.readline())
+        wait_until(lambda: has_waiter(holder, key), "the child's wait on the server")
+        child.send_signal(signal.SIGINT)
+        assert child.stdout.readline().split() == ["interrupted", "0"]
+        assert not has_waiter(holder, key)
+        assert held.held
+        child.communicate("\n", timeout=30)
+    assert child.returncode == 0
+
+
+HANDLER_IN_CHILD = """
+import signal, sys, advlock
+signal.signal(signal.SIGUSR1, lambda *_: print("handler ran", flush=True))
+key = advlock.Key.parse(sys.argv[2])
+with advlock.connect(sys.argv[1]) as session:
+    print(session.backend_pid, flush=True)
+    with session.lock(key, timeout=600):
+        print("acquired", flush=True)
+"""
+
+
+def test_a_signal_handler_that_does_not_raise_runs_and_the_wait_goes_on(pg_url):
+    key = advlock.Key(300, 4)
+    with advlock.connect(pg_url) as holder:
+        held = holder.try_lock(key)
+        child = python_child(HANDLER_IN_CHILD, pg_url, str(key))
+        int(child.stdout.readline())
+        wait_until(lambda: has_waiter(holder, key), "the child's wait on the server")
+        child.send_signal(signal.SIGUSR1)
+        assert child.stdout.readline().strip() == "handler ran"  # during the wait, not after it
+        wait_until(lambda: has_waiter(holder, key), "the child's wait to go on")
+        held.release()
+        assert child.stdout.readline().strip() == "acquired"
+        child.communicate(timeout=30)
+    assert child.returncode == 0

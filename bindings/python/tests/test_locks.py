@@ -213,3 +213,32 @@ def test_close_from_another_thread_ends_a_wait(pg_url, session):
         thread.join(60)
         assert len(errors) == 1 and isinstance(errors[0], advlock.Canceled)
         assert waiter.closed and held.held
+
+
+def test_reprs_and_messages_name_the_lock_as_given(pg_url, session):
+    registry = advlock.Registry.parse('[locks.daily_sales]\nkey = [100, 1]\n')
+    nightly = f"'nightly_report' (key {advlock.Key.from_name('nightly_report')})"
+    with advlock.connect(pg_url, registry=registry) as named, advlock.connect(pg_url, registry=registry) as other:
+        by_name = session.try_lock("nightly_report")
+        assert repr(by_name) == f"<advlock.Lock {nightly}, exclusive, held>"
+        by_registry = named.try_lock("daily_sales", shared=True)
+        assert repr(by_registry) == "<advlock.Lock 'daily_sales' (key 100:1), shared, held>"
+        assert repr(session.try_lock(advlock.Key(7, 8))) == "<advlock.Lock 7:8, exclusive, held>"
+        with pytest.raises(advlock.NotAcquired) as raised:
+            other.lock("daily_sales", timeout=0)
+        assert str(raised.value).startswith("lock 'daily_sales' (key 100:1) is held")
+        with advlock.connect(pg_url) as third:
+            with pytest.raises(advlock.NotAcquired) as raised:
+                third.lock(advlock.Key.from_name("nightly_report"), timeout=0.1)
+            assert str(raised.value).startswith(f"lock {nightly} is held")
+        by_name.release()
+        assert repr(by_name) == f"<advlock.Lock {nightly}, exclusive, not held>"
+        with pytest.raises(advlock.Misuse) as raised:
+            by_name.release()
+        assert str(raised.value).count("nightly_report") == 1  # named once, by the core
+        by_registry.release()
+        with pytest.raises(advlock.Misuse) as raised:
+            by_registry.ensure_held()
+        assert str(raised.value).startswith("lock 'daily_sales' (key 100:1): ")
+    # Quoted as the core quotes names: safe to print.
+    assert advlock._advlock.key_label("x\n").startswith("'x\\x0A' (key ")

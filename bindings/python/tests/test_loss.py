@@ -29,6 +29,7 @@ def test_terminated_backend_means_lock_lost_and_callback(pg_url, admin):
     with pytest.raises(advlock.LockLost) as raised:
         lock.ensure_held()
     assert raised.value.status_name == "ADVLOCK_ELOST"
+    assert str(raised.value).startswith(f"lock 'doomed' (key {advlock.Key.from_name('doomed')}): ")  # the name given, not the bigint
     with pytest.raises(advlock.LockLost):
         session.check()
     with pytest.raises(advlock.LockLost):

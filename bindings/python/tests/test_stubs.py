@@ -16,9 +16,10 @@ def test_stubs_match_the_native_module(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_example_type_checks(tmp_path):
+@pytest.mark.parametrize("name", ["skip_if_running.py", "skip_if_running_decorator.py"])
+def test_example_type_checks(tmp_path, name):
     pytest.importorskip("mypy")
-    example = HERE.parents[2] / "examples/python/skip_if_running.py"
+    example = HERE.parents[2] / "examples/python" / name
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(example)],
                             cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -9,6 +9,10 @@ PostgreSQL advisory locks held on a dedicated connection.
             ...
             lock.ensure_held()                          # raises advlock.LockLost, no round trip
 
+Each Lock is its own owner, as with threading.Lock: threads sharing a session
+exclude each other. reentrant=True (try_lock/lock) lets a thread take again a
+lock it holds, as threading.RLock.
+
 Everything that decides about locks happens in the advlock C library (the
 same one the `advlock` command and the Java and Ruby bindings use); this
 package only adapts it to Python.
@@ -24,7 +28,7 @@ from .errors import (BadKey, Canceled, CapacityError, ClusterTarget, ConfigError
                      FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound, OutOfMemory,
                      PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError, StandbyTarget,
                      UnsafeLockDirectory, Unsupported, UnsafeTarget)
-from .scheduling import skip_if_running
+from .scheduling import CONFLICT_EXIT_CODE, SKIPPED, skip_if_running
 from .xact import try_xact_lock, xact_lock
 
 __version__ = "0.1.0"
@@ -70,7 +74,7 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
 
 
 __all__ = [
-    "connect", "version", "skip_if_running", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
+    "connect", "version", "skip_if_running", "SKIPPED", "CONFLICT_EXIT_CODE", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
     "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder", "Holders",
     "Error", "NotAcquired", "LockLost", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
     "ClusterTarget", "UnsafeLockDirectory", "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported",

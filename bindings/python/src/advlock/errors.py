@@ -132,7 +132,8 @@ class LockLost(Error):
 
 
 class Canceled(Error):
-    """A wait was cancelled by Session.cancel()."""
+    """A wait was cancelled: by Session.cancel() or closing the session; for a transaction lock
+    (xact_lock), by a cancel request or statement_timeout on the server (SQLSTATE 57014)."""
 
     default_status = -14
 

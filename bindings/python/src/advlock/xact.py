@@ -2,75 +2,176 @@
 connection, inside the caller's transaction: the lock ends with COMMIT or
 ROLLBACK, so the work and the lock cannot part ways.
 
-advlock runs the statements through its own libpq on the driver's PGconn*
-when the driver uses that same libpq (psycopg's "python" and "c"
-implementations, psycopg2 built from source). Drivers installed as binary
-wheels bundle a private libpq whose PGconn must not be touched by another
-libpq; then the core's SQL text runs through the driver's own cursor instead,
-which covers try_xact_lock() and waits without a timeout.
+The statements run through the caller's own cursor, whichever psycopg
+implementation it is ("python", "c" or "binary", whose wheel bundles a libpq
+of its own) and for psycopg2 alike. So the driver sees them as its own: on a
+default (non-autocommit) connection its implicit BEGIN opens the transaction
+the lock then lives in, as for any other statement, and the driver's own
+locking and state tracking stay right. The SQL text and what its answer means
+come from the advlock core (advlock_sql, advlock_sql_result).
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+import sys
+from typing import Any, Optional, Sequence
 
 from . import _advlock
-from .errors import Misuse, Unsupported
+from .errors import Canceled, CapacityError, Deadlock, Error, Misuse, NotAcquired, PermissionDenied, ServerError
+
+# libpq's PGTransactionStatusType, which both drivers report, and PGpipelineStatus's "off".
+_IDLE, _ACTIVE, _INTRANS, _INERROR = 0, 1, 2, 3
+_PIPELINE_OFF = 0
+
+# The server's answers a lock statement can give, as the core maps them
+# (55P03, lock_timeout ran out, is "not acquired" and handled by the wait).
+_ERROR_BY_SQLSTATE = {"40P01": Deadlock, "57014": Canceled, "42501": PermissionDenied, "53200": CapacityError}
+
+# The savepoint a timed wait runs in (the name advlock_xact_lock uses too).
+_SAVEPOINT = "advlock_wait"
 
 
-def _pgconn_pointer(conn: Any) -> int:
-    pgconn = getattr(conn, "pgconn", None)  # psycopg 3
-    if pgconn is not None and hasattr(pgconn, "pgconn_ptr"):
-        return int(pgconn.pgconn_ptr or 0)
-    if hasattr(conn, "pgconn_ptr"):  # psycopg2 >= 2.8
-        return int(conn.pgconn_ptr or 0)
-    raise TypeError(f"advlock transaction locks take a psycopg or psycopg2 connection, got {type(conn).__name__}")
+def _check_connection(conn: Any, doing: str) -> None:
+    """Refuse, with the reason, a connection the lock cannot join a transaction of."""
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None and isinstance(conn, psycopg.AsyncConnection):
+        raise TypeError(f"advlock.{doing} takes a synchronous connection, got a psycopg.AsyncConnection; with one, "
+                        "run the statement yourself: await cur.execute(advlock.sql('try_xact_lock', key))")
+    if not hasattr(conn, "cursor") or not hasattr(conn, "info") or not hasattr(conn, "autocommit"):
+        raise TypeError(f"advlock.{doing} takes a psycopg or psycopg2 connection, got {type(conn).__name__}")
+    if conn.closed:
+        raise Misuse(f"advlock.{doing}: the driver connection is closed")
+    _sync_pipeline(conn)
+    status = int(conn.info.transaction_status)
+    if status == _INERROR:
+        raise Misuse(f"advlock.{doing}: the connection's transaction has already failed; roll it back first")
+    if status == _ACTIVE:
+        raise Misuse(f"advlock.{doing}: the connection is busy with another statement")
+    if status == _IDLE and conn.autocommit:
+        raise Misuse(f"advlock.{doing}: a transaction-scoped lock needs a transaction: the connection is in "
+                     "autocommit mode, so the lock would end with its own statement (use `with "
+                     "conn.transaction():` (psycopg) or autocommit=False)")
 
 
-def _shares_our_libpq() -> bool:
-    # One libpq in the process means the driver's is advlock's own.
-    return _advlock.loaded_libpq_count() <= 1
+def _sync_pipeline(conn: Any) -> None:
+    """In psycopg's pipeline mode, send what is queued and wait for the server's
+    answer: only then is the transaction status current (libpq learns it at a
+    sync), and after an error the pipeline drops every statement until one."""
+    status = int(getattr(getattr(conn, "pgconn", None), "pipeline_status", _PIPELINE_OFF) or _PIPELINE_OFF)
+    if status != _PIPELINE_OFF:  # psycopg2 has no pipeline mode
+        with conn.pipeline() as pipeline:
+            pipeline.sync()
 
 
-def _run_through_driver(conn: Any, statement: str) -> Any:
-    if getattr(conn, "autocommit", False):
-        raise Misuse("a transaction-scoped lock needs a transaction: the connection is in autocommit mode, so the "
-                     "lock would end with its own statement (use `with conn.transaction():` or autocommit=False)")
+def _sqlstate(error: BaseException) -> Optional[str]:
+    """The server's SQLSTATE of a driver error (psycopg: .sqlstate, psycopg2: .pgcode)."""
+    return getattr(error, "sqlstate", None) or getattr(error, "pgcode", None)
+
+
+def _is_driver_error(error: BaseException) -> bool:
+    return isinstance(error, Exception) and (hasattr(error, "sqlstate") or hasattr(error, "pgcode"))
+
+
+def _as_advlock_error(error: BaseException, doing: str, label: str) -> Error:
+    sqlstate = _sqlstate(error) or ""
+    cls = _ERROR_BY_SQLSTATE.get(sqlstate, ServerError)
+    first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    return cls(f"{doing} {label}: {first_line}", sqlstate=sqlstate)
+
+
+def _run(conn: Any, statement: str, params: Optional[Sequence[Any]] = None, *, row: bool = False) -> Any:
+    """One statement through the caller's cursor; with row, the first column of its one row.
+    (Fetching is what makes psycopg's pipeline mode send it and report its errors now.)"""
     cursor = conn.cursor()
     try:
-        cursor.execute(statement)
-        return cursor.fetchone()[0]
+        cursor.execute(statement, params)
+        if not row:
+            return None
+        answer = cursor.fetchone()
+        return None if answer is None else answer[0]
     finally:
         cursor.close()
 
 
+def _try(conn: Any, key: _advlock.Key, shared: bool, doing: str, label: str) -> bool:
+    try:
+        answer = _run(conn, _advlock.sql("try_xact_lock", key, shared), row=True)
+    except Exception as error:
+        if not _is_driver_error(error):
+            raise
+        raise _as_advlock_error(error, doing, label) from error
+    return _advlock.sql_result("try_xact_lock", key, bool(answer))
+
+
+def _wait(conn: Any, key: _advlock.Key, shared: bool, timeout_ms: int, doing: str, label: str) -> bool:
+    """Wait inside a savepoint with lock_timeout set for the wait only. On any
+    failure, ROLLBACK TO SAVEPOINT drops a lock granted in a race and the
+    changed setting, and leaves the caller's transaction usable."""
+    wait_for = "0" if timeout_ms == _advlock.WAIT_FOREVER else f"{timeout_ms}ms"
+    try:
+        _run(conn, f"SAVEPOINT {_SAVEPOINT}")
+    except Exception as error:
+        if not _is_driver_error(error):
+            raise
+        raise _as_advlock_error(error, doing, label) from error
+    try:
+        # The subquery reads the caller's setting before the outer row changes it.
+        saved = _run(conn, "SELECT saved.value, pg_catalog.set_config('lock_timeout', %s, true) FROM "
+                           "(SELECT pg_catalog.current_setting('lock_timeout') AS value OFFSET 0) AS saved",
+                     (wait_for,), row=True)
+        _run(conn, _advlock.sql("xact_lock", key, shared), row=True)
+        # Put the caller's lock_timeout back before the savepoint's changes join the transaction.
+        _run(conn, "SELECT pg_catalog.set_config('lock_timeout', %s, true)", (saved,), row=True)
+        _run(conn, f"RELEASE SAVEPOINT {_SAVEPOINT}")
+        return True
+    except BaseException as failure:  # KeyboardInterrupt too: psycopg cancelled the statement
+        try:
+            _sync_pipeline(conn)
+            _run(conn, f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
+            _run(conn, f"RELEASE SAVEPOINT {_SAVEPOINT}")
+        except Exception:
+            pass  # the connection is gone: the failure says why, the server drops the transaction
+        if not _is_driver_error(failure):
+            raise
+        if _sqlstate(failure) == "55P03":
+            return False
+        raise _as_advlock_error(failure, doing, label) from failure
+
+
 def try_xact_lock(conn: Any, key: Any, *, shared: bool = False, registry: Optional[_advlock.Registry] = None) -> bool:
-    """Take the lock inside conn's current transaction without waiting.
+    """Take the lock inside conn's transaction without waiting.
 
     True: held until the transaction ends. False: another session holds it.
-    Raises Misuse when conn is not inside a transaction.
+    On a default (non-autocommit) connection the driver opens the transaction
+    if none is open yet, as it does for any statement. Raises Misuse when conn
+    is in autocommit mode outside a transaction block, or its transaction has
+    failed; Deadlock, PermissionDenied, ServerError (with .sqlstate) for the
+    server's errors.
     """
     k = _advlock.to_key(key, registry)
-    pointer = _pgconn_pointer(conn)
-    if _shares_our_libpq():
-        return _advlock.xact_try_lock(pointer, k, shared)
-    answer = _run_through_driver(conn, _advlock.sql("try_xact_lock", k, shared))
-    return _advlock.sql_result("try_xact_lock", k, bool(answer))
+    _check_connection(conn, "try_xact_lock")
+    return _try(conn, k, shared, "try_xact_lock", _advlock.key_label(key, registry))
 
 
 def xact_lock(conn: Any, key: Any, *, timeout: Optional[float] = None, shared: bool = False,
               registry: Optional[_advlock.Registry] = None) -> None:
-    """Take the lock inside conn's current transaction, waiting up to timeout
-    seconds (None: as long as it takes). The wait runs in a savepoint: on
-    NotAcquired the transaction is still usable and its lock_timeout unchanged.
+    """Take the lock inside conn's transaction (which the driver opens if
+    needed, as for try_xact_lock()), waiting up to timeout seconds (None: as
+    long as it takes, whatever the transaction's own lock_timeout; 0: no wait).
+
+    The wait runs in a savepoint with its own lock_timeout: on NotAcquired,
+    Deadlock, Canceled (a cancel or statement_timeout ended it) or Ctrl-C the
+    transaction is still usable, no lock is left behind, and the
+    transaction's lock_timeout is as it was.
     """
     k = _advlock.to_key(key, registry)
-    pointer = _pgconn_pointer(conn)
-    if _shares_our_libpq():
-        _advlock.xact_lock(pointer, k, timeout, shared)
-        return
-    if timeout is not None:
-        raise Unsupported("a timed transaction-lock wait needs the driver to use the system libpq, but this "
-                          "process has a driver's private libpq loaded (a binary wheel such as psycopg[binary] or "
-                          "psycopg2-binary); install psycopg without [binary] (or psycopg2 from source), or use "
-                          "try_xact_lock() / timeout=None")
-    _run_through_driver(conn, _advlock.sql("xact_lock", k, shared))
+    label = _advlock.key_label(key, registry)
+    timeout_ms = _advlock.timeout_ms(timeout)
+    _check_connection(conn, "xact_lock")
+    if timeout_ms == 0:
+        acquired = _try(conn, k, shared, "xact_lock", label)
+    else:
+        acquired = _wait(conn, k, shared, timeout_ms, "xact_lock", label)
+    if not acquired:
+        raise NotAcquired(f"lock {label} is held by another session; "
+                          + ("timeout=0: no wait" if timeout_ms == 0 else f"gave up after {timeout} s")
+                          + " (the transaction is still usable)")

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 
 #include <optional>
+#include <string>
 
 #include "advlock.hpp"
 
@@ -25,6 +26,27 @@ void register_xact(py::module_ &module);
 // up in registry when one is given), a bigint (int) or a pair (tuple of two
 // ints). Throws advlock::bad_key / advlock::not_found, or TypeError.
 advlock::key to_key(py::handle value, const advlock::registry *registry);
+
+// How messages and reprs name the lock the caller asked for with value (which
+// to_key turned into key): by the name the caller gave, not the bigint it
+// hashes to, in the form the core's messages use: "'daily_sales' (key
+// -6711...)", "'daily_sales' (key 100:1)" for a registry entry, or the key's
+// text ("100:1", "-42") when it was given as numbers.
+std::string key_label(py::handle value, const advlock::key &key);
+
+// Runs call; an advlock::error it throws is thrown again with its message
+// prefixed by "lock LABEL: " unless it names the lock already (the core
+// knows the name of a lock taken by name, but not that of a registry entry
+// with a key of its own, and not every message names the lock).
+template <typename Call>
+auto naming_errors(const std::string &label, Call &&call) {
+    try {
+        return call();
+    } catch (const advlock::error &error) {
+        if (std::string(error.what()).find(label) != std::string::npos) throw;
+        throw advlock::error(error.status(), "lock " + label + ": " + error.what(), error.sqlstate());
+    }
+}
 
 // Seconds (None: wait forever) to the C ABI's milliseconds. Throws
 // advlock::invalid_argument for negative or non-finite values.

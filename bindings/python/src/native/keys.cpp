@@ -80,6 +80,16 @@ advlock::key to_key(py::handle value, const advlock::registry *registry) {
                          "ints), got " + type_name(value));
 }
 
+std::string key_label(py::handle value, const advlock::key &key) {
+    // As the core's own messages name a lock taken by name ("'daily_sales'
+    // (key 100:1)"), quoting it as they do: control characters escaped, long
+    // names cut, so a label is always safe to print.
+    std::optional<std::string> name = key.name();
+    if (!name && PyUnicode_Check(value.ptr())) name = value.cast<std::string>();  // a registry entry's own key
+    if (!name) return key.to_string();
+    return "'" + advlock::printable(*name) + "' (key " + key.to_string() + ")";
+}
+
 void register_keys(py::module_ &module) {
     py::class_<advlock::key>(module, "Key", R"doc(
 A PostgreSQL advisory-lock key: a bigint, or a pair of int4 ("category, job id").
@@ -186,6 +196,11 @@ when missing), registry.key(name) its key, iteration yields the entries.)doc")
         return to_key(value, registry.is_none() ? nullptr : &registry.cast<const advlock::registry &>());
     }, py::arg("value"), py::arg("registry") = py::none(),
     "The Key for what try_lock() accepts: a Key, a name (looked up in registry when given), an int, a pair.");
+    module.def("key_label", [](py::handle value, py::object registry) {
+        return key_label(value, to_key(value, registry.is_none() ? nullptr : &registry.cast<const advlock::registry &>()));
+    }, py::arg("value"), py::arg("registry") = py::none(),
+    "How advlock's messages name the lock value stands for: by the name given (\"'daily_sales' (key 100:1)\"), "
+    "else by its key (\"100:1\").");
 }
 
 }  // namespace advlock_python

@@ -3,8 +3,8 @@
 // Three things here are Python-specific and so live here, not in the core:
 //  - the GIL is released around every call that may wait on the network, so
 //    other Python threads run while one waits for a lock;
-//  - a wait runs on a helper thread while the calling thread watches for
-//    signals: Ctrl-C cancels the server-side wait (advlock_session_cancel) and
+//  - a wait runs on the calling thread (the core knows a lock's owner by its
+//    thread); on the main thread, Ctrl-C cancels it (signal_watch.hpp) and
 //    raises KeyboardInterrupt; a lock granted in that race is released first;
 //  - the lost callback is a Python callable, called with the GIL from the
 //    watchdog thread, and never during interpreter shutdown (open sessions are
@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "binding.hpp"
+#include "signal_watch.hpp"
 
 namespace advlock_python {
 
@@ -28,22 +29,6 @@ namespace {
 using namespace std::chrono_literals;
 
 advlock::mode mode_of(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
-
-// The wait's helper thread takes no signal: Python runs signal handlers on
-// the main thread only, and a Ctrl-C the kernel delivered to the helper would
-// not wake the main thread from a blocking lock acquire (threading.Event.wait)
-// once the wait is over: it would wait forever. (advlock's own watchdog
-// threads block them too.)
-template <typename Body>
-std::thread thread_without_signals(Body body) {
-    sigset_t asynchronous, before;
-    sigfillset(&asynchronous);
-    for (const int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT}) sigdelset(&asynchronous, fault);
-    pthread_sigmask(SIG_BLOCK, &asynchronous, &before);
-    std::thread thread(std::move(body));
-    pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    return thread;
-}
 
 // Runs a call without the GIL, unless the interpreter is shutting down (then
 // no other Python thread can need it, and releasing it is not allowed).
@@ -56,43 +41,49 @@ auto without_gil(Call &&call) {
 
 class python_lock {
 public:
-    python_lock(advlock::lock lock, advlock::key key, bool shared, py::object session)
-        : lock_(std::move(lock)), key_(key), shared_(shared), session_(std::move(session)) {}
+    python_lock(advlock::lock lock, advlock::key key, std::string label, bool shared, bool reentrant,
+                py::object session)
+        : lock_(std::move(lock)), key_(key), label_(std::move(label)), shared_(shared), reentrant_(reentrant),
+          session_(std::move(session)) {}
     python_lock(python_lock &&) = default;
     ~python_lock() {
         if (lock_) without_gil([this] { lock_.reset(); });
     }
 
     void release() {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.release: the lock " + key_.to_string() +
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.release: the lock " + label_ +
                                                                " was already released", "");
         released_ = true;
-        without_gil([this] { lock_->release(); });
+        naming_errors(label_, [this] { return without_gil([this] { lock_->release(); return 0; }); });
     }
     void ensure_held() const {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.ensure_held: the lock " + key_.to_string() +
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.ensure_held: the lock " + label_ +
                                                                " was released", "");
-        lock_->check();
+        naming_errors(label_, [this] { lock_->check(); return 0; });
     }
     bool held() const { return lock_ && advlock_lock_check(lock_->c_handle()) == ADVLOCK_OK; }
     void verify(bool strict) {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.verify: the lock " + key_.to_string() +
+        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.verify: the lock " + label_ +
                                                                " was released", "");
-        without_gil([&] { lock_->verify(strict); });
+        naming_errors(label_, [&] { return without_gil([&] { lock_->verify(strict); return 0; }); });
     }
     void exit() {
         if (!released_) release();
     }
 
     const advlock::key &key() const { return key_; }
+    const std::string &label() const { return label_; }
     bool shared() const { return shared_; }
+    bool reentrant() const { return reentrant_; }
     const py::object &session() const { return session_; }
 
 private:
     std::optional<advlock::lock> lock_;  // stays set after release: the handle answers "released"
     bool released_ = false;
     advlock::key key_;
+    std::string label_;  // the name the caller gave (key_label), for messages and repr
     bool shared_;
+    bool reentrant_;
     py::object session_;
 };
 
@@ -145,31 +136,37 @@ public:
     python_session(const python_session &) = delete;
     ~python_session() { close(); }
 
-    py::object try_lock(py::object self, py::handle key_value, bool shared) {
+    py::object try_lock(py::object self, py::handle key_value, bool shared, bool reentrant) {
         const advlock::key key = to_key(key_value, registry_);
+        std::string label = key_label(key_value, key);
         session_call call(*this, "try_lock");
         advlock::session &session = call.session();
-        std::optional<advlock::lock> lock = without_gil([&] { return session.try_lock(key, mode_of(shared)); });
+        std::optional<advlock::lock> lock = naming_errors(label, [&] {
+            return without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); });
+        });
         if (!lock) return py::none();
-        return py::cast(python_lock(std::move(*lock), key, shared, std::move(self)));
+        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, reentrant, std::move(self)));
     }
 
-    py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared) {
+    py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared, bool reentrant) {
         const advlock::key key = to_key(key_value, registry_);
+        std::string label = key_label(key_value, key);
         const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
         session_call call(*this, "lock");
         advlock::session &session = call.session();
-        std::optional<advlock::lock> lock =
-            timeout_ms == 0 ? without_gil([&] { return session.lock_within(key, 0, mode_of(shared)); })
-                            : wait_interruptibly(session, key, timeout_ms, mode_of(shared));
+        std::optional<advlock::lock> lock = naming_errors(label, [&] {
+            return timeout_ms == 0
+                       ? without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); })
+                       : wait(session, key, timeout_ms, mode_of(shared), reentrant);
+        });
         if (!lock) {
             throw advlock::error(ADVLOCK_NOT_ACQUIRED,
-                                 "lock " + key.to_string() + " is held by another session" +
+                                 "lock " + label + " is held by another session or another Lock of this one" +
                                      (timeout_ms == 0 ? std::string(" (timeout=0: no wait)")
                                                       : "; gave up after " + std::string(py::str(timeout)) + " s"),
                                  "");
         }
-        return py::cast(python_lock(std::move(*lock), key, shared, std::move(self)));
+        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, reentrant, std::move(self)));
     }
 
     void cancel() {
@@ -256,62 +253,46 @@ public:
     const py::object &registry() const { return registry_object_; }
 
 private:
-    struct wait_state {
-        std::mutex mutex;
-        std::condition_variable done_changed;
-        bool done = false;
-        std::optional<advlock::lock> lock;
-        std::exception_ptr error;
-    };
+    static bool on_main_thread() {
+        py::module_ threading = py::module_::import("threading");
+        return threading.attr("main_thread")().attr("ident").cast<unsigned long>() == PyThread_get_thread_ident();
+    }
 
-    static std::optional<advlock::lock> wait_interruptibly(advlock::session &session, const advlock::key &key,
-                                                           std::int64_t timeout_ms, advlock::mode mode) {
-        auto state = std::make_shared<wait_state>();
-        std::thread waiter = thread_without_signals([state, &session, key, timeout_ms, mode] {
-            std::optional<advlock::lock> lock;
-            std::exception_ptr error;
-            try {
-                lock = session.lock_within(key, timeout_ms, mode);
-            } catch (...) {
-                error = std::current_exception();
-            }
-            std::lock_guard<std::mutex> guard(state->mutex);
-            state->lock = std::move(lock);
-            state->error = error;
-            state->done = true;
-            state->done_changed.notify_all();
-        });
-        bool interrupted = false;
+    // A wait on the calling thread, without the GIL: the core knows a lock's
+    // owner by its thread. On the main thread a signal with a Python handler
+    // ends it through its own cancel token (not the session's other waits);
+    // the handler then runs here: if it raises (KeyboardInterrupt), that is
+    // raised, after releasing a lock granted in the race; if not, the wait
+    // goes on for the time left.
+    static std::optional<advlock::lock> wait(advlock::session &session, const advlock::key &key,
+                                             std::int64_t timeout_ms, advlock::mode mode, bool reentrant) {
+        if (!interpreter_alive() || !on_main_thread()) {
+            return without_gil([&] { return session.acquire(key, mode, {timeout_ms, reentrant, nullptr}); });
+        }
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+        signal_watch watch;
         for (;;) {
-            {
-                py::gil_scoped_release nogil;
-                std::unique_lock<std::mutex> guard(state->mutex);
-                if (state->done_changed.wait_for(guard, 50ms, [&] { return state->done; })) break;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            std::int64_t left = timeout_ms;
+            if (timeout_ms != ADVLOCK_WAIT_FOREVER) {
+                const auto now = std::chrono::steady_clock::now();
+                left = now >= deadline ? 0
+                                       : std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
             }
-            if (PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or a handler's exception) is now set
-                interrupted = true;
-                break;
+            const advlock::cancel_token &token = watch.token();
+            std::optional<advlock::lock> lock;
+            try {
+                lock = without_gil([&] { return session.acquire(key, mode, {left, reentrant, &token}); });
+            } catch (const advlock::canceled &) {
+                if (!watch.signal_cancelled_the_wait()) throw;  // Session.cancel() or close()
+                continue;                                        // its handler runs at the top
             }
+            if (PyErr_CheckSignals() != 0) {
+                if (lock) without_gil([&] { lock.reset(); return 0; });  // granted in the race
+                throw py::error_already_set();
+            }
+            return lock;
         }
-        {
-            py::gil_scoped_release nogil;
-            if (interrupted) {
-                // Cancel until the waiter returns: the first cancel may come
-                // before its wait reached the server.
-                std::unique_lock<std::mutex> guard(state->mutex);
-                while (!state->done) {
-                    guard.unlock();
-                    session.cancel();
-                    guard.lock();
-                    state->done_changed.wait_for(guard, 20ms, [&] { return state->done; });
-                }
-            }
-            waiter.join();
-            if (interrupted) state->lock.reset();  // granted in the race: release it again
-        }
-        if (interrupted) throw py::error_already_set();
-        if (state->error) std::rethrow_exception(state->error);
-        return std::move(state->lock);
     }
 
     py::object registry_object_;
@@ -351,6 +332,8 @@ raises LockLost once the session's locks are known to be gone.)doc")
         .def_property_readonly("held", &python_lock::held, "True until released or known lost (no round trip).")
         .def_property_readonly("key", &python_lock::key)
         .def_property_readonly("shared", &python_lock::shared)
+        .def_property_readonly("reentrant", &python_lock::reentrant,
+                               "True when taken with reentrant=True: one owner with the thread's other reentrant Locks.")
         .def_property_readonly("session", &python_lock::session)
         .def("__enter__", [](py::object self) { return self; })
         .def("__exit__", [](python_lock &lock, py::args) {
@@ -358,8 +341,8 @@ raises LockLost once the session's locks are known to be gone.)doc")
             return false;
         })
         .def("__repr__", [](const python_lock &lock) {
-            return "<advlock.Lock " + lock.key().to_string() + (lock.shared() ? " shared" : "") +
-                   (lock.held() ? " held>" : " not held>");
+            return "<advlock.Lock " + lock.label() + (lock.shared() ? ", shared" : ", exclusive") +
+                   (lock.reentrant() ? ", reentrant" : "") + (lock.held() ? ", held>" : ", not held>");
         });
 
     // A list subclass, so that code treating the answer as a list keeps working.
@@ -398,7 +381,15 @@ raises LockLost once the session's locks are known to be gone.)doc")
 
     py::class_<python_session>(module, "Session", R"doc(
 One dedicated database connection that holds locks (never pooled); create it
-with advlock.connect(). Closing it releases every lock it holds.)doc")
+with advlock.connect(). Closing it releases every lock it holds.
+
+One lock, one owner, as with threading.Lock: each Lock is its own owner, so
+threads sharing a session exclude each other as sessions do, and a thread
+does not take again a lock it holds (try_lock: None; lock: Deadlock). With
+reentrant=True, as threading.RLock, the calling thread's reentrant Locks of
+the session are one owner: it may take the lock again (each Lock releases
+once), other threads and non-reentrant Locks stay excluded. Shared Locks never
+exclude each other.)doc")
         .def(py::init([](const std::string &url, py::object application_name, bool allow_standby, bool allow_pooler,
                          py::object heartbeat_interval, py::object heartbeat_deadline, py::object registry) {
                  advlock::session_options options;
@@ -414,17 +405,22 @@ with advlock.connect(). Closing it releases every lock it holds.)doc")
              py::arg("url"), py::kw_only(), py::arg("application_name") = py::none(), py::arg("allow_standby") = false,
              py::arg("allow_pooler") = false, py::arg("heartbeat_interval") = py::none(),
              py::arg("heartbeat_deadline") = py::none(), py::arg("registry") = py::none())
-        .def("try_lock", [](py::object self, py::handle key, bool shared) {
-                 return self.cast<python_session &>().try_lock(self, key, shared);
-             }, py::arg("key"), py::kw_only(), py::arg("shared") = false,
-             "Take the lock without waiting: a Lock, or None when another session holds it.")
-        .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared) {
-                 return self.cast<python_session &>().lock(self, key, timeout, shared);
+        .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant) {
+                 return self.cast<python_session &>().try_lock(self, key, shared, reentrant);
+             }, py::arg("key"), py::kw_only(), py::arg("shared") = false, py::arg("reentrant") = false,
+             "Take the lock without waiting: a Lock, or None when another session or another Lock of this "
+             "session holds it (each Lock is its own owner, as threading.Lock; reentrant=True: the calling "
+             "thread's reentrant Locks of this session are one owner and may take it again, as threading.RLock).")
+        .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared, bool reentrant) {
+                 return self.cast<python_session &>().lock(self, key, timeout, shared, reentrant);
              }, py::arg("key"), py::kw_only(), py::arg("timeout") = py::none(), py::arg("shared") = false,
-             "Take the lock, waiting on the server up to timeout seconds (None: as long as it takes). Raises "
-             "NotAcquired when the time runs out, Canceled when cancel() interrupts it, Deadlock. Ctrl-C cancels "
-             "the wait and raises KeyboardInterrupt. A failed wait never leaves a lock behind.")
-        .def("cancel", &python_session::cancel, "Interrupt a lock() wait running on another thread.")
+             py::arg("reentrant") = false,
+             "Take the lock, waiting up to timeout seconds (None: as long as it takes) for other sessions and for "
+             "other Locks of this one (threads sharing a session exclude each other). Raises NotAcquired when "
+             "the time runs out, Canceled when cancel() or close() interrupts it, Deadlock (also when this "
+             "thread holds the lock itself through another Lock: release it, or take both reentrant=True). "
+             "Ctrl-C ends this wait only and raises KeyboardInterrupt. A failed wait never leaves a lock behind.")
+        .def("cancel", &python_session::cancel, "Interrupt every lock() wait of the session, on all threads.")
         .def("check", &python_session::check, "No round trip: raises LockLost once the session's locks are known lost.")
         .def_property_readonly("lost", &python_session::lost, "True once the session's locks are known lost (or it is closed).")
         .def("verify", &python_session::verify, "One round trip proving this is still the session that took its locks.")
