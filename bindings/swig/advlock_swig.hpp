@@ -55,6 +55,15 @@ public:
         return advlock::sql_result(advlock::sql_kind_from_name(kind), key_, answer);
     }
 
+    // One step of a timed transaction-scoped wait run by another driver
+    // (advlock_xact_wait_sql): step is savepoint, set_timeout, lock,
+    // restore_timeout (saved: what set_timeout answered), release or rollback.
+    std::string xact_wait_sql(const std::string &step, bool shared, std::int64_t timeout_ms,
+                              const std::string &saved) const {
+        return advlock::xact_wait_sql(advlock::xact_wait_step_from_name(step), key_,
+                                      shared ? advlock::mode::shared : advlock::mode::exclusive, timeout_ms, saved);
+    }
+
     const advlock::key &native() const { return key_; }
     Key() : key_(advlock::key::bigint(0)) {}  // SWIG's containers need a default
     explicit Key(const advlock::key &key) : key_(key) {}
@@ -302,6 +311,9 @@ private:
 };
 
 inline std::string version() { return advlock_version(); }
+// The advlock_status a server error with this SQLSTATE means, as a number
+// each language maps to its exception class as it maps every other status.
+inline int status_of_sqlstate(const std::string &sqlstate) { return advlock::status_of_sqlstate(sqlstate); }
 inline std::string name_key_sql(const std::string &name) { return advlock::name_key_sql(name); }
 
 }  // namespace advlock_swig

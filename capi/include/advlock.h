@@ -730,6 +730,44 @@ typedef enum advlock_sql_kind {
 ADVLOCK_API advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind,
                                        const advlock_key *key, advlock_mode mode);
 
+/*
+ * A timed wait for a transaction-scoped lock through another driver, the
+ * sequence advlock_xact_lock runs on a PGconn, one statement a step. Inside
+ * the caller's transaction run, in this order:
+ *   ADVLOCK_XACT_WAIT_SAVEPOINT;
+ *   ADVLOCK_XACT_WAIT_SET_TIMEOUT, which answers one row whose first column
+ *     (text) is the transaction's lock_timeout: keep it;
+ *   ADVLOCK_XACT_WAIT_LOCK, the wait (timeout_ms: ADVLOCK_WAIT_FOREVER waits
+ *     whatever the transaction's own lock_timeout is).
+ * When both succeeded the lock is held: run ADVLOCK_XACT_WAIT_RESTORE_TIMEOUT
+ * (saved_lock_timeout: the kept value) and ADVLOCK_XACT_WAIT_RELEASE. When
+ * either failed run ADVLOCK_XACT_WAIT_ROLLBACK then ADVLOCK_XACT_WAIT_RELEASE,
+ * which drops a lock granted in a race with the timeout and leaves the
+ * transaction usable, and take advlock_status_of_sqlstate of the failure:
+ * ADVLOCK_NOT_ACQUIRED when the time ran out. saved_lock_timeout is read by
+ * RESTORE_TIMEOUT only (else may be NULL). *out is released with advlock_free.
+ */
+typedef enum advlock_xact_wait_step {
+    ADVLOCK_XACT_WAIT_SAVEPOINT = 0,
+    ADVLOCK_XACT_WAIT_SET_TIMEOUT = 1,
+    ADVLOCK_XACT_WAIT_LOCK = 2,
+    ADVLOCK_XACT_WAIT_RESTORE_TIMEOUT = 3,
+    ADVLOCK_XACT_WAIT_RELEASE = 4,
+    ADVLOCK_XACT_WAIT_ROLLBACK = 5,
+    ADVLOCK_XACT_WAIT_STEP_INT32_ = 0x7FFFFFFF /* not a step: keeps the enum 32 bits wide */
+} advlock_xact_wait_step;
+
+ADVLOCK_API advlock_status advlock_xact_wait_sql(char **out, advlock_xact_wait_step step, const advlock_key *key,
+                                                 advlock_mode mode, int64_t timeout_ms,
+                                                 const char *saved_lock_timeout);
+
+/* What a server error with this SQLSTATE means, as advlock's own sessions map
+   it, for errors another driver reports: ADVLOCK_NOT_ACQUIRED (55P03, a
+   lock_timeout ran out), ADVLOCK_EDEADLOCK (40P01), ADVLOCK_EPERMISSION (42501),
+   ADVLOCK_ECANCELED (57014), ADVLOCK_ECAPACITY (53200), ADVLOCK_ECONNECT
+   (class 08), ADVLOCK_ESERVER for any other, and for NULL. */
+ADVLOCK_API advlock_status advlock_status_of_sqlstate(const char *sqlstate);
+
 /* Release a string advlock allocated for the caller. Accepts NULL. */
 ADVLOCK_API void advlock_free(void *pointer);
 

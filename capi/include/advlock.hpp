@@ -599,6 +599,44 @@ inline std::string sql(sql_kind kind, const key &k, mode m = mode::exclusive) {
     return text;
 }
 
+// One step of a timed transaction-scoped wait through another driver, in the
+// order advlock_xact_wait_sql documents; saved: what set_timeout answered.
+enum class xact_wait_step {
+    savepoint = ADVLOCK_XACT_WAIT_SAVEPOINT,
+    set_timeout = ADVLOCK_XACT_WAIT_SET_TIMEOUT,
+    lock = ADVLOCK_XACT_WAIT_LOCK,
+    restore_timeout = ADVLOCK_XACT_WAIT_RESTORE_TIMEOUT,
+    release = ADVLOCK_XACT_WAIT_RELEASE,
+    rollback = ADVLOCK_XACT_WAIT_ROLLBACK
+};
+
+// "savepoint", "set_timeout", "lock", "restore_timeout", "release" or
+// "rollback", as bindings name them. Throws invalid_argument otherwise.
+inline xact_wait_step xact_wait_step_from_name(std::string_view name) {
+    if (name == "savepoint") return xact_wait_step::savepoint;
+    if (name == "set_timeout") return xact_wait_step::set_timeout;
+    if (name == "lock") return xact_wait_step::lock;
+    if (name == "restore_timeout") return xact_wait_step::restore_timeout;
+    if (name == "release") return xact_wait_step::release;
+    if (name == "rollback") return xact_wait_step::rollback;
+    throw invalid_argument(ADVLOCK_EINVAL, "unknown transaction wait step '" + std::string(name) +
+                           "' (known: savepoint, set_timeout, lock, restore_timeout, release, rollback)", "");
+}
+
+inline std::string xact_wait_sql(xact_wait_step step, const key &k, mode m, std::int64_t timeout_ms,
+                                 const std::string &saved = {}) {
+    char *out = nullptr;
+    detail::check(advlock_xact_wait_sql(&out, static_cast<advlock_xact_wait_step>(step), &k.c_key(),
+                                        static_cast<advlock_mode>(m), timeout_ms,
+                                        step == xact_wait_step::restore_timeout ? saved.c_str() : nullptr));
+    return detail::take_string(out);
+}
+
+// What a server error with this SQLSTATE means (advlock_status_of_sqlstate).
+inline advlock_status status_of_sqlstate(const std::string &sqlstate) {
+    return advlock_status_of_sqlstate(sqlstate.c_str());
+}
+
 // What that statement's boolean answer means: true acquired (or released),
 // false held elsewhere; throws lock_lost for an unlock that found nothing.
 inline bool sql_result(sql_kind kind, const key &k, bool answer) {

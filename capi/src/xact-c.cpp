@@ -8,6 +8,7 @@
 #include "handles.hpp"
 #include "keys/key_text.hpp"
 #include "keys/name_schemes.hpp"
+#include "postgres/pg_errors.hpp"
 #include "postgres/pg_run_ledger.hpp"
 #include "postgres/pg_sql.hpp"
 #include "postgres/pg_xact_locks.hpp"
@@ -34,6 +35,10 @@ core::LockFunction to_core(advlock_sql_kind kind, const char *function) {
                                 " is not one of ADVLOCK_SQL_TRY_LOCK .. ADVLOCK_SQL_XACT_LOCK");
 }
 
+static_assert(static_cast<int>(core::XactWaitStep::Savepoint) == ADVLOCK_XACT_WAIT_SAVEPOINT &&
+                  static_cast<int>(core::XactWaitStep::RollBack) == ADVLOCK_XACT_WAIT_ROLLBACK,
+              "the C steps are the core's, in the same order");
+
 }  // namespace
 
 extern "C" {
@@ -58,6 +63,35 @@ advlock_status advlock_xact_lock(struct pg_conn *conn, const advlock_key *key, a
                                               advlock::capi::to_core(mode, function), timeout_ms);
         return acquired ? ADVLOCK_OK : ADVLOCK_NOT_ACQUIRED;
     });
+}
+
+advlock_status advlock_xact_wait_sql(char **out, advlock_xact_wait_step step, const advlock_key *key,
+                                     advlock_mode mode, int64_t timeout_ms, const char *saved_lock_timeout) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(key, function, "key");
+        advlock::capi::require_timeout(timeout_ms, function);
+        if (step < ADVLOCK_XACT_WAIT_SAVEPOINT || step > ADVLOCK_XACT_WAIT_ROLLBACK) {
+            throw core::InvalidArgument(std::string(function) + ": step " + std::to_string(step) +
+                                        " is not one of ADVLOCK_XACT_WAIT_SAVEPOINT .. ADVLOCK_XACT_WAIT_ROLLBACK");
+        }
+        if (step == ADVLOCK_XACT_WAIT_RESTORE_TIMEOUT) require(saved_lock_timeout, function, "saved_lock_timeout");
+        const std::string sql = core::xact_wait_sql(static_cast<core::XactWaitStep>(step),
+                                                    advlock::capi::to_core(*key, function),
+                                                    advlock::capi::to_core(mode, function), timeout_ms,
+                                                    saved_lock_timeout ? saved_lock_timeout : "");
+        *out = allocated_copy(sql);
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_status_of_sqlstate(const char *sqlstate) {
+    try {
+        return core::status_of_sqlstate(sqlstate ? sqlstate : "");
+    } catch (...) {
+        return ADVLOCK_ENOMEM;  // the only way a five-character copy fails
+    }
 }
 
 advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind, const advlock_key *key,

@@ -1,5 +1,10 @@
 #include "postgres/pg_sql.hpp"
 
+#include <algorithm>
+
+#include "error.hpp"
+#include "text/message_text.hpp"
+
 namespace advlock::core {
 
 std::string function_name(LockFunction function, LockMode mode) {
@@ -64,6 +69,37 @@ std::string privileges_sql(const std::string &role, bool grant) {
                      : "REVOKE EXECUTE ON FUNCTION " + signature + " FROM " + quoted_role + ";\n";
     }
     return sql;
+}
+
+std::string xact_wait_sql(XactWaitStep step, const Key &key, LockMode mode, long long timeout_ms,
+                          const std::string &saved) {
+    switch (step) {
+        case XactWaitStep::Savepoint: return "SAVEPOINT advlock_wait";
+        case XactWaitStep::SetTimeout: {
+            const std::string timeout = timeout_ms < 0 ? "0" : std::to_string(timeout_ms) + "ms";
+            // The subquery reads the old value before set_config changes it.
+            return "SELECT saved.value, pg_catalog.set_config('lock_timeout', '" + timeout +
+                   "', true) FROM (SELECT pg_catalog.current_setting('lock_timeout') AS value OFFSET 0) AS saved";
+        }
+        case XactWaitStep::Lock: return sql_with_literals(LockFunction::XactLock, mode, key);
+        case XactWaitStep::RestoreTimeout: {
+            // A setting's text is digits, letters and spaces ("0", "1min"):
+            // anything else did not come from SetTimeout.
+            const bool plain = !saved.empty() && saved.size() <= 64 &&
+                               std::all_of(saved.begin(), saved.end(), [](char c) {
+                                   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                                          (c >= 'A' && c <= 'Z') || c == ' ' || c == '.';
+                               });
+            if (!plain) {
+                throw InvalidArgument("restoring lock_timeout: " + quoted(saved, 70) +
+                                      " is not a lock_timeout value; pass what the SetTimeout step answered");
+            }
+            return "SELECT pg_catalog.set_config('lock_timeout', '" + saved + "', true)";
+        }
+        case XactWaitStep::Release: return "RELEASE SAVEPOINT advlock_wait";
+        case XactWaitStep::RollBack: return "ROLLBACK TO SAVEPOINT advlock_wait";
+    }
+    throw InvalidArgument("unknown transaction wait step");
 }
 
 }  // namespace advlock::core

@@ -42,6 +42,19 @@ std::vector<std::string> advisory_function_signatures();
 // line, for role (quoted as an identifier; "PUBLIC" stays the keyword).
 std::string privileges_sql(const std::string &role, bool grant);
 
+// A timed wait for a transaction-scoped lock, step by step, one statement
+// each, so that any driver runs the same sequence advlock runs on a borrowed
+// PGconn (pg_xact_locks.cpp): Savepoint, SetTimeout (answers one row: the
+// transaction's lock_timeout, to restore), Lock; then RestoreTimeout and
+// Release when both succeeded, else RollBack and Release. Rolling back to the
+// savepoint drops a lock granted in a race with the timeout, and the
+// caller's transaction stays usable.
+enum class XactWaitStep { Savepoint, SetTimeout, Lock, RestoreTimeout, Release, RollBack };
+// timeout_ms < 0: no limit. saved: what SetTimeout answered (RestoreTimeout
+// only); InvalidArgument unless it looks like a lock_timeout value.
+std::string xact_wait_sql(XactWaitStep step, const Key &key, LockMode mode, long long timeout_ms,
+                          const std::string &saved);
+
 // Whether the function answers with a boolean (try and unlock) or waits (void).
 inline bool returns_boolean(LockFunction function) {
     return function == LockFunction::TryLock || function == LockFunction::Unlock ||

@@ -67,36 +67,36 @@ bool xact_lock(PGconn *conn, const Key &key, LockMode mode, long long timeout_ms
     if (timeout_ms == 0) return xact_try_lock(conn, key, mode);
     const std::string doing = describe("xact_lock", key, mode);
     require_transaction(conn, doing);
-
-    const PgResult saved = run(conn, "SAVEPOINT advlock_wait; SELECT pg_catalog.current_setting('lock_timeout')", doing);
-    const std::string saved_timeout = saved ? PQgetvalue(saved.get(), 0, 0) : "0";
-    const std::string timeout = timeout_ms < 0 ? "0" : std::to_string(timeout_ms) + "ms";
-
-    if (!PQsendQuery(conn, ("SET LOCAL lock_timeout = '" + timeout + "'; " +
-                            sql_with_literals(LockFunction::XactLock, mode, key))
-                               .c_str())) {
-        throw_pg_error(conn, nullptr, doing, false, kNoSecrets);
-    }
+    // The steps every driver runs (pg_sql.hpp's xact_wait_sql), here on libpq.
+    const auto step = [&](XactWaitStep which, const std::string &saved = {}) {
+        return xact_wait_sql(which, key, mode, timeout_ms, saved);
+    };
+    run(conn, step(XactWaitStep::Savepoint), doing);
     PgResult error;
-    while (PGresult *raw = PQgetResult(conn)) {
-        PgResult result(raw);
-        const ExecStatusType status = PQresultStatus(raw);
-        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !error) error = std::move(result);
+    std::string saved_timeout;
+    for (const XactWaitStep which : {XactWaitStep::SetTimeout, XactWaitStep::Lock}) {
+        if (!PQsendQuery(conn, step(which).c_str())) throw_pg_error(conn, nullptr, doing, false, kNoSecrets);
+        while (PGresult *raw = PQgetResult(conn)) {
+            PgResult result(raw);
+            const ExecStatusType status = PQresultStatus(raw);
+            if (status == PGRES_TUPLES_OK && which == XactWaitStep::SetTimeout && PQntuples(raw) == 1) {
+                saved_timeout = PQgetvalue(raw, 0, 0);
+            } else if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !error) {
+                error = std::move(result);
+            }
+        }
+        if (error) break;
     }
     if (!error) {
         // The lock now belongs to the caller's transaction; put lock_timeout back.
-        char *literal = PQescapeLiteral(conn, saved_timeout.c_str(), saved_timeout.size());
-        const std::string restore = "RELEASE SAVEPOINT advlock_wait; SELECT pg_catalog.set_config('lock_timeout', " +
-                                    std::string(literal ? literal : "'0'") + ", true)";
-        PQfreemem(literal);
-        run(conn, restore, doing);
+        run(conn, step(XactWaitStep::RestoreTimeout, saved_timeout), doing);
+        run(conn, step(XactWaitStep::Release), doing);
         return true;
     }
     if (PQstatus(conn) == CONNECTION_BAD) throw_pg_error(conn, error.get(), doing, false, kNoSecrets);
-    // Rolling back to the savepoint drops a lock granted in the race, and the
-    // SET LOCAL with it; the caller's transaction goes on.
-    run(conn, "ROLLBACK TO SAVEPOINT advlock_wait; RELEASE SAVEPOINT advlock_wait", doing);
-    if (sqlstate_of(error.get()) == "55P03") return false;
+    run(conn, step(XactWaitStep::RollBack), doing);
+    run(conn, step(XactWaitStep::Release), doing);
+    if (status_of_sqlstate(sqlstate_of(error.get())) == ADVLOCK_NOT_ACQUIRED) return false;
     throw_pg_error(conn, error.get(), doing, false, kNoSecrets);
 }
 

@@ -93,6 +93,78 @@ TEST(XactLocks, TimedWaitKeepsTheTransactionUsableAndItsLockTimeout) {
     EXPECT_NE(take(session, key), nullptr);
 }
 
+namespace {
+
+// The timed transaction wait as another driver runs it: advlock_xact_wait_sql's
+// steps through the test's own connection, failures mapped by SQLSTATE.
+advlock_status wait_through_driver(Psql &psql, const advlock_key &key, int64_t timeout_ms) {
+    const auto sql = [&](advlock_xact_wait_step step, const char *saved = nullptr) {
+        char *text = nullptr;
+        EXPECT_EQ(advlock_xact_wait_sql(&text, step, &key, ADVLOCK_EXCLUSIVE, timeout_ms, saved), ADVLOCK_OK)
+            << advlock_error_last()->message;
+        std::string copy = text ? text : "";
+        advlock_free(text);
+        return copy;
+    };
+    psql.query(sql(ADVLOCK_XACT_WAIT_SAVEPOINT));
+    bool failed = false;
+    std::string saved;
+    try {
+        saved = psql.query(sql(ADVLOCK_XACT_WAIT_SET_TIMEOUT)).at(0).at(0);
+        psql.query(sql(ADVLOCK_XACT_WAIT_LOCK));
+    } catch (const std::runtime_error &) {
+        failed = true;
+    }
+    if (!failed) {
+        psql.query(sql(ADVLOCK_XACT_WAIT_RESTORE_TIMEOUT, saved.c_str()));
+        psql.query(sql(ADVLOCK_XACT_WAIT_RELEASE));
+        return ADVLOCK_OK;
+    }
+    psql.query(sql(ADVLOCK_XACT_WAIT_ROLLBACK));
+    psql.query(sql(ADVLOCK_XACT_WAIT_RELEASE));
+    return advlock_status_of_sqlstate(psql.last_sqlstate().c_str());
+}
+
+}  // namespace
+
+TEST(XactLocks, TimedWaitStepsForOtherDriversBehaveAsTheCoreDoes) {
+    const advlock_key key = test_key();
+    Psql holder, waiter;
+    holder.query("BEGIN");
+    ASSERT_EQ(xact_try(holder, key), ADVLOCK_OK);
+    waiter.query("BEGIN");
+    waiter.query("SET LOCAL lock_timeout = '7s'");
+    waiter.query("CREATE TEMP TABLE work_done (n int)");
+    EXPECT_EQ(wait_through_driver(waiter, key, 30), ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(waiter.value("SHOW lock_timeout"), "7s");
+    waiter.query("INSERT INTO work_done VALUES (1)");  // the transaction still works
+    holder.query("COMMIT");
+    EXPECT_EQ(wait_through_driver(waiter, key, ADVLOCK_WAIT_FOREVER), ADVLOCK_OK);
+    EXPECT_EQ(waiter.value("SHOW lock_timeout"), "7s");
+    EXPECT_EQ(waiter.value("SELECT count(*) FROM work_done"), "1");
+    Session session = open_session();
+    EXPECT_EQ(take(session, key), nullptr) << "the lock belongs to the waiter's transaction";
+    waiter.query("COMMIT");
+    EXPECT_NE(take(session, key), nullptr);
+    // A saved value that did not come from SET_TIMEOUT is refused, not spliced into SQL.
+    char *text = nullptr;
+    EXPECT_EQ(advlock_xact_wait_sql(&text, ADVLOCK_XACT_WAIT_RESTORE_TIMEOUT, &key, ADVLOCK_EXCLUSIVE, 0,
+                                    "0'); DROP TABLE x; --"),
+              ADVLOCK_EINVAL);
+    EXPECT_EQ(text, nullptr);
+}
+
+TEST(XactLocks, SqlstatesMapAsTheSessionsMapThem) {
+    EXPECT_EQ(advlock_status_of_sqlstate("55P03"), ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(advlock_status_of_sqlstate("40P01"), ADVLOCK_EDEADLOCK);
+    EXPECT_EQ(advlock_status_of_sqlstate("42501"), ADVLOCK_EPERMISSION);
+    EXPECT_EQ(advlock_status_of_sqlstate("57014"), ADVLOCK_ECANCELED);
+    EXPECT_EQ(advlock_status_of_sqlstate("53200"), ADVLOCK_ECAPACITY);
+    EXPECT_EQ(advlock_status_of_sqlstate("08006"), ADVLOCK_ECONNECT);
+    EXPECT_EQ(advlock_status_of_sqlstate("22012"), ADVLOCK_ESERVER);
+    EXPECT_EQ(advlock_status_of_sqlstate(nullptr), ADVLOCK_ESERVER);
+}
+
 TEST(XactLocks, SqlTextRunsOnTheServerForEveryKindAndKey) {
     Psql psql;
     char sql[ADVLOCK_SQL_TEXT_SIZE];

@@ -58,6 +58,8 @@ public:
             &PQclear);
         const ExecStatusType status = PQresultStatus(result.get());
         if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+            const char *sqlstate = PQresultErrorField(result.get(), PG_DIAG_SQLSTATE);
+            last_sqlstate_ = sqlstate ? sqlstate : "";
             throw std::runtime_error("query failed: " + sql + ": " + PQresultErrorMessage(result.get()));
         }
         std::vector<std::vector<std::string>> rows;
@@ -87,9 +89,12 @@ public:
     }
 
     PGconn *get() const { return conn_.get(); }
+    // The SQLSTATE of the last query() that failed.
+    const std::string &last_sqlstate() const { return last_sqlstate_; }
 
 private:
     std::unique_ptr<PGconn, decltype(&PQfinish)> conn_;
+    std::string last_sqlstate_;
 };
 
 }  // namespace advlock::test
