@@ -45,6 +45,7 @@
 %newobject advlock_swig::Session::try_lock;
 %newobject advlock_swig::Session::lock;
 %newobject advlock_swig::Session::acquire;
+%newobject advlock_swig::Session::acquire_as;
 %newobject advlock_swig::Registry::open;
 %newobject advlock_swig::Registry::parse;
 

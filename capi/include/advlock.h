@@ -561,6 +561,13 @@ typedef struct advlock_lock_options {
     int reentrant;
     /* NULL: the wait ends only by its timeout or advlock_session_cancel. */
     advlock_cancel_token *cancel;
+    /* Who is calling, for runtimes whose threads are not OS threads (a Java
+       virtual thread moves between OS threads, and several share one; green
+       threads, tasks): a nonzero id of the binding's, the same for every
+       call of one such thread and never reused while its locks live. It
+       stands for "the calling thread" in reentrant grouping and in the
+       ADVLOCK_EDEADLOCK checks. 0 (the default): the calling OS thread. */
+    uint64_t owner_id;
 } advlock_lock_options;
 
 /* Fill opts with defaults for the given version (pass ADVLOCK_LOCK_OPTIONS_VERSION). */

@@ -312,6 +312,7 @@ struct lock_options {
     std::int64_t timeout_ms = 0;  // 0: a try; wait_forever
     bool reentrant = false;       // the thread's reentrant locks are one owner
     const cancel_token *cancel = nullptr;
+    std::uint64_t owner_id = 0;   // the runtime's thread id; 0: the OS thread
 };
 
 // One held lock; released by release() or at the end of its scope.
@@ -413,6 +414,7 @@ public:
         c_options.timeout_ms = options.timeout_ms;
         c_options.reentrant = options.reentrant ? 1 : 0;
         c_options.cancel = options.cancel ? options.cancel->c_handle() : nullptr;
+        c_options.owner_id = options.owner_id;
         advlock_lock *l = nullptr;
         const advlock_mode c_mode = static_cast<advlock_mode>(m);
         const advlock_status status =

@@ -97,6 +97,7 @@ inline auto taking_as(const advlock_lock_options *given) {
         options.timeout_ms = given->timeout_ms;
         options.reentrant = given->reentrant == 1;
         options.cancel = given->cancel ? &given->cancel->token : nullptr;
+        options.actor_id = given->owner_id;
         return options;
     };
 }

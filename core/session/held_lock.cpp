@@ -34,6 +34,7 @@ bool HeldLock::acquire(const AcquireOptions &options) {
     request.reentrant = options.reentrant;
     request.wait = options.timeout_ms != 0;
     request.cancel = options.cancel;
+    request.actor_id = options.actor_id;
     if (options.timeout_ms > 0) {
         request.deadline = LockOwners::Clock::now() + std::chrono::milliseconds(options.timeout_ms);
     }

@@ -20,6 +20,8 @@ struct AcquireOptions {
     // (LockOwners); a non-reentrant handle is its own.
     bool reentrant = false;
     const CancelToken *cancel = nullptr;  // ends this wait only; may be null
+    // The binding's id for who is calling (LockOwners' Actor); 0: the OS thread.
+    std::uint64_t actor_id = 0;
 };
 
 class HeldLock {

@@ -7,7 +7,7 @@
 namespace advlock::core {
 
 bool LockOwners::same_owner(const Entry &a, const Entry &b) {
-    return a.claim == b.claim || (a.reentrant && b.reentrant && a.thread == b.thread);
+    return a.claim == b.claim || (a.reentrant && b.reentrant && a.actor == b.actor);
 }
 
 bool LockOwners::modes_conflict(LockMode a, LockMode b) {
@@ -42,7 +42,7 @@ std::optional<LockOwners::Claim> LockOwners::admit(const Request &request, const
     });
     std::unique_lock<std::mutex> lock(mutex_);
     const Claim claim = next_claim_++;
-    const std::thread::id me = std::this_thread::get_id();
+    const Actor me = Actor::current(request.actor_id);
     Entries &entries = locks_[request.lock];  // element references survive rehashing
     entries.push_back({claim, request.mode, request.reentrant, me, State::Waiting});
     claims_.emplace(claim, request.lock);
@@ -64,7 +64,7 @@ std::optional<LockOwners::Claim> LockOwners::admit(const Request &request, const
             return std::nullopt;
         }
         const bool waits_for_itself = std::any_of(in_the_way.begin(), in_the_way.end(), [&](const Entry *e) {
-            return e->thread == me && e->state != State::Waiting;
+            return e->actor == me && e->state != State::Waiting;
         });
         if (waits_for_itself) {
             give_up();
@@ -102,20 +102,20 @@ std::optional<LockOwners::Claim> LockOwners::admit(const Request &request, const
     }
 }
 
-bool LockOwners::closes_a_cycle(std::thread::id me, const std::vector<const Entry *> &in_the_way) const {
-    std::vector<std::thread::id> pending, seen;
-    for (const Entry *e : in_the_way) pending.push_back(e->thread);
+bool LockOwners::closes_a_cycle(const Actor &me, const std::vector<const Entry *> &in_the_way) const {
+    std::vector<Actor> pending, seen;
+    for (const Entry *e : in_the_way) pending.push_back(e->actor);
     while (!pending.empty()) {
-        const std::thread::id thread = pending.back();
+        const Actor actor = pending.back();
         pending.pop_back();
-        if (thread == me) return true;
-        if (std::find(seen.begin(), seen.end(), thread) != seen.end()) continue;
-        seen.push_back(thread);
-        // A thread waits in one place at a time: follow its wait, if any.
+        if (actor == me) return true;
+        if (std::find(seen.begin(), seen.end(), actor) != seen.end()) continue;
+        seen.push_back(actor);
+        // An actor waits in one place at a time: follow its wait, if any.
         for (const auto &lock : locks_) {
             for (const Entry &e : lock.second) {
-                if (e.thread != thread || e.state != State::Waiting) continue;
-                for (const Entry *next : blockers(lock.second, e)) pending.push_back(next->thread);
+                if (e.actor != actor || e.state != State::Waiting) continue;
+                for (const Entry *next : blockers(lock.second, e)) pending.push_back(next->actor);
             }
         }
     }

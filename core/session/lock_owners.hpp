@@ -40,6 +40,18 @@
 
 namespace advlock::core {
 
+// Who runs a request: the calling OS thread, or an id the binding gives for
+// a thread of its own runtime (a Java virtual thread moves between OS
+// threads; several share one). Reentrant grouping and the deadlock checks
+// go by it.
+struct Actor {
+    std::thread::id thread;
+    std::uint64_t id = 0;  // 0: the thread
+    static Actor current(std::uint64_t id) { return id ? Actor{{}, id} : Actor{std::this_thread::get_id(), 0}; }
+    friend bool operator==(const Actor &a, const Actor &b) { return a.id == b.id && a.thread == b.thread; }
+    friend bool operator!=(const Actor &a, const Actor &b) { return !(a == b); }
+};
+
 class LockOwners {
 public:
     using Claim = std::uint64_t;
@@ -53,6 +65,7 @@ public:
         std::optional<Clock::time_point> deadline;  // none: wait as long as it takes
         bool wait = false;                          // false: a try, never waits
         const CancelToken *cancel = nullptr;
+        std::uint64_t actor_id = 0;  // Actor::id; 0: the calling thread
     };
 
     // A claim (now taking the lock: go to the server) or nothing when another
@@ -77,7 +90,7 @@ private:
         Claim claim;
         LockMode mode;
         bool reentrant;
-        std::thread::id thread;
+        Actor actor;
         State state;
     };
     using Entries = std::vector<Entry>;
@@ -87,8 +100,8 @@ private:
     // The entries that keep `self` from being admitted now.
     static std::vector<const Entry *> blockers(const Entries &entries, const Entry &self);
     Entries::iterator find_locked(Claim claim, std::string *lock);
-    // Whether the threads `in_the_way` wait, through this table, for `me`.
-    bool closes_a_cycle(std::thread::id me, const std::vector<const Entry *> &in_the_way) const;
+    // Whether the actors `in_the_way` wait, through this table, for `me`.
+    bool closes_a_cycle(const Actor &me, const std::vector<const Entry *> &in_the_way) const;
 
     // How often a waiter looks whether its session was lost or closed: those
     // are noticed elsewhere (the watchdog), which does not wake this table.

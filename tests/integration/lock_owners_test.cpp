@@ -157,6 +157,27 @@ TEST_P(LockOwnersOn, WaitingForItsOwnHandleIsDeadlockNotAHang) {
     EXPECT_NE(take(other, key), nullptr);
 }
 
+TEST(LockOwners, AnOwnerIdStandsForTheCallingThread) {
+    // Two runtime threads (virtual threads, say) on one OS thread: their ids
+    // keep them apart; one id on two OS threads is one owner.
+    const advlock_key key = test_key();
+    Session session = open_session();
+    Lock first, second;
+    ASSERT_EQ(acquire(&first, session, key, ADVLOCK_EXCLUSIVE, 0, true, nullptr, nullptr, 41), ADVLOCK_OK);
+    EXPECT_EQ(acquire(&second, session, key, ADVLOCK_EXCLUSIVE, 0, true, nullptr, nullptr, 42), ADVLOCK_NOT_ACQUIRED)
+        << "another runtime thread on the same OS thread is another owner";
+    EXPECT_EQ(acquire(&second, session, key, ADVLOCK_EXCLUSIVE, 0, true), ADVLOCK_NOT_ACQUIRED)
+        << "the OS thread itself is another owner too";
+    EXPECT_EQ(acquire(&second, session, key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER, false, nullptr, nullptr, 41),
+              ADVLOCK_EDEADLOCK)
+        << "runtime thread 41 would wait for its own handle";
+    std::async(std::launch::async, [&] {
+        Lock again;
+        EXPECT_EQ(acquire(&again, session, key, ADVLOCK_EXCLUSIVE, 0, true, nullptr, nullptr, 41), ADVLOCK_OK)
+            << "runtime thread 41, moved to another OS thread, re-enters its own lock";
+    }).get();
+}
+
 TEST(LockOwners, TwoThreadsUpgradingFromSharedAreADeadlockForOneOfThem) {
     const advlock_key key = test_key();
     Session session = open_session();

@@ -58,9 +58,10 @@ inline Lock take_waiting(const Session &session, const advlock_key &key, int64_t
 // with the options tests vary; the handle, or nullptr, goes to *out.
 inline advlock_status acquire(Lock *out, const Session &session, const advlock_key &key, advlock_mode mode,
                               int64_t timeout_ms, bool reentrant = false, advlock_cancel_token *cancel = nullptr,
-                              const std::string *name = nullptr) {
+                              const std::string *name = nullptr, uint64_t owner_id = 0) {
     advlock_lock_options options;
     advlock_lock_options_init(&options, ADVLOCK_LOCK_OPTIONS_VERSION);
+    options.owner_id = owner_id;
     options.timeout_ms = timeout_ms;
     options.reentrant = reentrant ? 1 : 0;
     options.cancel = cancel;
