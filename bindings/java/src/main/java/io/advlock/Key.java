@@ -125,6 +125,14 @@ public final class Key {
         return toNative().sql(kind, mode == Mode.SHARED);
     }
 
+    /**
+     * One step's statement of the core's timed transaction-scoped wait (advlock_xact_wait_sql), for running
+     * it through JDBC; saved is read by "restore_timeout" only.
+     */
+    String xactWaitSql(String step, Mode mode, long timeoutMs, String saved) {
+        return toNative().xactWaitSql(step, mode == Mode.SHARED, timeoutMs, saved == null ? "" : saved);
+    }
+
     /** What that statement's boolean answer means (throws LockLostException for a failed unlock). */
     boolean sqlResult(String kind, boolean answer) {
         return toNative().sqlResult(kind, answer);

@@ -1,10 +1,9 @@
 package io.advlock;
 
+import io.advlock.internal.AdvlockNative;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Duration;
 
@@ -22,8 +21,9 @@ import java.time.Duration;
  * });
  * }</pre>
  *
- * <p>Server errors become the exceptions a {@link LockSession} throws for them, with the
- * {@link SQLException} as their cause: {@link DeadlockException} (SQLSTATE 40P01),
+ * <p>Server errors become the exceptions a {@link LockSession} throws for them, as the core maps
+ * their SQLSTATE ({@code advlock_status_of_sqlstate}), with the {@link SQLException} as their
+ * cause: {@link DeadlockException} (SQLSTATE 40P01),
  * {@link PermissionDeniedException} (42501: EXECUTE on the advisory-lock functions revoked),
  * {@link CanceledException} (57014: {@code Statement.cancel()} or statement_timeout),
  * {@link CapacityException} (53200), {@link ConnectException} (class 08), else
@@ -57,7 +57,7 @@ public final class TransactionLocks {
         try {
             query(connection, key.sql("xact_lock", mode));
         } catch (SQLException e) {
-            if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+            if (statusOf(e) == NOT_ACQUIRED) {
                 throw notAcquired(e, "lock " + key + " is held by another session: the transaction's lock_timeout "
                         + "ran out, and the transaction has failed (roll it back)");
             }
@@ -72,14 +72,15 @@ public final class TransactionLocks {
 
     /**
      * Wait up to timeout (null: as long as it takes, whatever the transaction's lock_timeout; zero:
-     * try once) inside a savepoint, as the core's {@code advlock_xact_lock} does: when the time runs
-     * out it throws {@link NotAcquiredException}, and the transaction is still usable, with its
-     * lock_timeout as it was. A lock granted in the race with the timeout is rolled back with the
+     * try once) inside a savepoint, running the statements of the core's own {@code advlock_xact_lock}
+     * ({@code advlock_xact_wait_sql}) through JDBC: when the time runs out it throws
+     * {@link NotAcquiredException}, and the transaction is still usable. Either way its lock_timeout
+     * is as it was. A lock granted in the race with the timeout is rolled back with the
      * savepoint, never left behind. The other failures (deadlock, cancel...) also roll back to the
      * savepoint before they are thrown.
      */
     public static void lock(Connection connection, Key key, Duration timeout, Mode mode) {
-        long ms = timeout == null ? -1 : LockSession.milliseconds(timeout, "timeout");
+        long ms = timeout == null ? WAIT_FOREVER : LockSession.milliseconds(timeout, "timeout");
         if (ms == 0) {
             if (!tryLock(connection, key, mode)) {
                 throw new NotAcquiredException(1, "advlock: lock " + key + " is held by another session (no wait)", "");
@@ -89,36 +90,36 @@ public final class TransactionLocks {
         requireTransaction(connection, key, mode);
         String doing = "xact_lock " + key;
         try {
-            Savepoint savepoint = connection.setSavepoint("advlock_wait");
-            String saved;
-            try (Statement statement = connection.createStatement();
-                 ResultSet rows = statement.executeQuery("SELECT pg_catalog.current_setting('lock_timeout')")) {
-                rows.next();
-                saved = rows.getString(1);
-            }
+            // The core's steps (advlock_xact_wait_sql), in its order, on the caller's connection.
+            execute(connection, key.xactWaitSql("savepoint", mode, ms, null));
+            String saved = null;
+            SQLException failure = null;
             try {
-                try (Statement statement = connection.createStatement()) {
-                    statement.execute("SET LOCAL lock_timeout = '" + (ms < 0 ? "0" : ms + "ms") + "'");
-                }
-                query(connection, key.sql("xact_lock", mode));
+                saved = firstValue(connection, key.xactWaitSql("set_timeout", mode, ms, null));
+                execute(connection, key.xactWaitSql("lock", mode, ms, null));
             } catch (SQLException e) {
-                if (connection.isClosed()) throw e;
-                // Rolling back to the savepoint drops a lock granted in the race, and the SET LOCAL
-                // with it; the caller's transaction goes on.
-                connection.rollback(savepoint);
-                connection.releaseSavepoint(savepoint);
-                if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-                    throw notAcquired(e, "lock " + key + " is held by another session; gave up after " + timeout);
-                }
-                throw translated(e, doing);
+                failure = e;
             }
-            // The lock now belongs to the caller's transaction; put its lock_timeout back.
-            connection.releaseSavepoint(savepoint);
-            try (PreparedStatement restore =
-                         connection.prepareStatement("SELECT pg_catalog.set_config('lock_timeout', ?, true)")) {
-                restore.setString(1, saved);
-                restore.executeQuery().close();
+            if (failure == null) {
+                // The lock now belongs to the caller's transaction; put its lock_timeout back.
+                execute(connection, key.xactWaitSql("restore_timeout", mode, ms, saved));
+                execute(connection, key.xactWaitSql("release", mode, ms, null));
+                return;
             }
+            if (connection.isClosed()) throw translated(failure, doing);
+            // Rolling back to the savepoint drops a lock granted in the race, and the lock_timeout
+            // with it; the caller's transaction goes on.
+            try {
+                execute(connection, key.xactWaitSql("rollback", mode, ms, null));
+                execute(connection, key.xactWaitSql("release", mode, ms, null));
+            } catch (SQLException e) {
+                e.addSuppressed(failure);
+                throw e;
+            }
+            if (statusOf(failure) == NOT_ACQUIRED) {
+                throw notAcquired(failure, "lock " + key + " is held by another session; gave up after " + timeout);
+            }
+            throw translated(failure, doing);
         } catch (SQLException e) {
             throw translated(e, doing);
         }
@@ -126,7 +127,13 @@ public final class TransactionLocks {
 
     // ---- private ---------------------------------------------------------------------
 
-    private static final String LOCK_NOT_AVAILABLE = "55P03";
+    // advlock.h's statuses this class tells apart; every one becomes its exception class in
+    // AdvlockException.create, as for any other advlock error.
+    private static final long WAIT_FOREVER = -1;  // ADVLOCK_WAIT_FOREVER
+    private static final int NOT_ACQUIRED = 1;    // ADVLOCK_NOT_ACQUIRED
+    private static final int ECONNECT = -9;
+    private static final int ECAPACITY = -15;
+    private static final int EPERMISSION = -17;
 
     private static void requireTransaction(Connection connection, Key key, Mode mode) {
         if (connection == null) throw new InvalidArgumentException(-3, "advlock: connection is null", "");
@@ -145,6 +152,20 @@ public final class TransactionLocks {
         }
     }
 
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** The first column of the one row a statement answers. */
+    private static String firstValue(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            if (!rows.next()) throw new SQLException("advlock: " + sql + " answered no row");
+            return rows.getString(1);
+        }
+    }
+
     /** Runs one statement returning one value; true for a true or void (pg_advisory_xact_lock) answer. */
     private static boolean query(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
@@ -160,29 +181,24 @@ public final class TransactionLocks {
         return e;
     }
 
-    /** The exception the core throws for that SQLSTATE (pg_errors.cpp), with the SQLException as cause. */
+    /** What the core says a server error with that SQLSTATE means (advlock_status_of_sqlstate). */
+    private static int statusOf(SQLException cause) {
+        return AdvlockNative.statusOfSqlstate(cause.getSQLState() == null ? "" : cause.getSQLState());
+    }
+
+    /** The exception the core throws for that SQLSTATE, with its hint, and the SQLException as cause. */
     static AdvlockException translated(SQLException cause, String doing) {
-        String sqlstate = cause.getSQLState() == null ? "" : cause.getSQLState();
+        int status = statusOf(cause);
         String message = "advlock: " + doing + ": " + cause.getMessage();
-        int status;
-        if (sqlstate.startsWith("08")) {
-            status = -9;
+        if (status == ECONNECT) {
             message += " (the connection to the server is gone)";
-        } else if (sqlstate.equals("53200")) {
-            status = -15;
+        } else if (status == ECAPACITY) {
             message += " (the server's lock table is full: raise max_locks_per_transaction on the server, "
                     + "or hold fewer locks at once)";
-        } else if (sqlstate.equals("40P01")) {
-            status = -16;
-        } else if (sqlstate.equals("42501")) {
-            status = -17;
+        } else if (status == EPERMISSION) {
             message += " (grant EXECUTE on the advisory-lock functions to this role)";
-        } else if (sqlstate.equals("57014")) {
-            status = -14;
-        } else {
-            status = -18;
         }
-        AdvlockException e = AdvlockException.create(status, message, sqlstate);
+        AdvlockException e = AdvlockException.create(status, message, cause.getSQLState());
         e.initCause(cause);
         return e;
     }
