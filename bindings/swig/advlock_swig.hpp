@@ -185,15 +185,16 @@ public:
         return acquire_as(key, shared, timeout_ms, reentrant, cancel, 0);
     }
     // The same for a runtime thread that is not an OS thread (a Java virtual
-    // thread): owner_id is the runtime's nonzero id for it (advlock_lock_options).
+    // thread): owner_id is the runtime's nonzero id for it (advlock_lock_options),
+    // signed here because Java has no unsigned long.
     Lock *acquire_as(const Key &key, bool shared, std::int64_t timeout_ms, bool reentrant, const CancelToken *cancel,
-                     std::uint64_t owner_id) {
+                     std::int64_t owner_id) {
         in_use call(*this, "acquire");
         advlock::lock_options options;
         options.timeout_ms = timeout_ms;
         options.reentrant = reentrant;
         options.cancel = cancel ? &cancel->native() : nullptr;
-        options.owner_id = owner_id;
+        options.owner_id = static_cast<std::uint64_t>(owner_id);
         std::optional<advlock::lock> lock = session_.acquire(key.native(), mode(shared), options);
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }

@@ -38,10 +38,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * itself gets a {@link DeadlockException} at once. Re-entry is never an
  * accident: ask for it with {@link LockOptions#reentrant(boolean)}, and the
  * calling thread's reentrant Locks on the key are one owner. Shared Locks
- * never conflict with each other. The core tells threads apart as operating
- * system threads: virtual threads (Java 21) share carrier threads, so take no
- * reentrant Locks on them, and a wait for a Lock another virtual thread of the
- * same carrier holds may be taken for a self-wait ({@link DeadlockException}).
+ * never conflict with each other. Threads are told apart by their Java thread
+ * id, so virtual threads (Java 21) are owners of their own even when they share
+ * a carrier thread or move between carriers.
  *
  * <p>Thread safety: any thread may use a session; calls to the server are
  * serialised on its one connection (a wait on the server holds the connection,
@@ -318,11 +317,14 @@ public final class LockSession implements AutoCloseable {
         if (options == null) throw new InvalidArgumentException(-3, "options is null", "");
         Mode mode = options.mode;
         boolean reentrant = options.reentrant;
+        // The Java thread, not the OS thread, is the owner: a virtual thread
+        // moves between carriers and shares them (thread ids start at 1).
+        @SuppressWarnings("deprecation") long owner = Thread.currentThread().getId();
         return call(() -> {
             NativeKey k = key.toNative();
-            NativeLock lock = !interruptible ? session.acquire(k, mode == Mode.SHARED, 0, reentrant, null)
+            NativeLock lock = !interruptible ? session.acquireAs(k, mode == Mode.SHARED, 0, reentrant, null, owner)
                     : InterruptibleWait.run("lock " + key,
-                            token -> session.acquire(k, mode == Mode.SHARED, timeoutMs, reentrant, token),
+                            token -> session.acquireAs(k, mode == Mode.SHARED, timeoutMs, reentrant, token, owner),
                             granted -> {
                                 try {
                                     granted.release();
