@@ -85,10 +85,14 @@ def test_timed_wait_keeps_the_transaction_usable(pg_url, session):
 def test_wait_without_timeout_is_granted_when_the_holder_lets_go(pg_url, session, admin):
     held = session.try_lock(KEY)
     with psycopg.connect(pg_url) as conn:
+        pid = conn.info.backend_pid
         done = []
         waiter = threading.Thread(target=lambda: done.append(advlock.xact_lock(conn, KEY, shared=True)))
         waiter.start()
         wait_until(lambda: has_waiter(session, KEY), "the transaction's wait")
+        # The wait is the core's own step, sent through the user's cursor.
+        waiting = admin.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone()[0]
+        assert waiting == advlock._advlock.xact_wait_sql("lock", KEY, True, advlock._advlock.WAIT_FOREVER)
         held.release()
         waiter.join(60)
         assert done == [None]
@@ -132,6 +136,15 @@ def test_deadlock_raises_deadlock_and_the_transaction_goes_on(pg_url, admin):
             ["Deadlock", "acquired"]
         error = next(o for o in outcomes.values() if isinstance(o, advlock.Deadlock))
         assert error.sqlstate == "40P01" and "501:" in str(error)
+
+
+@pytest.mark.parametrize("sqlstate, cls", [
+    ("55P03", advlock.NotAcquired), ("40P01", advlock.Deadlock), ("42501", advlock.PermissionDenied),
+    ("57014", advlock.Canceled), ("53200", advlock.CapacityError), ("08006", advlock.ConnectError),
+    ("22012", advlock.ServerError), (None, advlock.ServerError)])
+def test_a_driver_errors_sqlstate_means_what_it_means_to_the_core(sqlstate, cls):
+    # xact.py's mapping: the core's status of the SQLSTATE, then the class of that status.
+    assert advlock.errors.class_for_status(advlock._advlock.status_of_sqlstate(sqlstate)) is cls
 
 
 def test_server_errors_keep_their_sqlstate(pg_url, admin):

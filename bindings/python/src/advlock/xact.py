@@ -7,27 +7,22 @@ implementation it is ("python", "c" or "binary", whose wheel bundles a libpq
 of its own) and for psycopg2 alike. So the driver sees them as its own: on a
 default (non-autocommit) connection its implicit BEGIN opens the transaction
 the lock then lives in, as for any other statement, and the driver's own
-locking and state tracking stay right. The SQL text and what its answer means
-come from the advlock core (advlock_sql, advlock_sql_result).
+locking and state tracking stay right. The SQL text, the timed wait's steps
+and what an answer or a server error means come from the advlock core
+(advlock_sql, advlock_sql_result, advlock_xact_wait_sql,
+advlock_status_of_sqlstate); this module only runs them through the cursor.
 """
 from __future__ import annotations
 
 import sys
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Type
 
 from . import _advlock
-from .errors import Canceled, CapacityError, Deadlock, Error, Misuse, NotAcquired, PermissionDenied, ServerError
+from .errors import Error, Misuse, NotAcquired, class_for_status
 
 # libpq's PGTransactionStatusType, which both drivers report, and PGpipelineStatus's "off".
 _IDLE, _ACTIVE, _INTRANS, _INERROR = 0, 1, 2, 3
 _PIPELINE_OFF = 0
-
-# The server's answers a lock statement can give, as the core maps them
-# (55P03, lock_timeout ran out, is "not acquired" and handled by the wait).
-_ERROR_BY_SQLSTATE = {"40P01": Deadlock, "57014": Canceled, "42501": PermissionDenied, "53200": CapacityError}
-
-# The savepoint a timed wait runs in (the name advlock_xact_lock uses too).
-_SAVEPOINT = "advlock_wait"
 
 
 def _check_connection(conn: Any, doing: str) -> None:
@@ -71,19 +66,25 @@ def _is_driver_error(error: BaseException) -> bool:
     return isinstance(error, Exception) and (hasattr(error, "sqlstate") or hasattr(error, "pgcode"))
 
 
+def _error_class(error: BaseException) -> Type[Error]:
+    """What the driver's error means, as the core maps a SQLSTATE for its own
+    sessions, as the class every other advlock error of that status has."""
+    return class_for_status(_advlock.status_of_sqlstate(_sqlstate(error)))
+
+
 def _as_advlock_error(error: BaseException, doing: str, label: str) -> Error:
     sqlstate = _sqlstate(error) or ""
-    cls = _ERROR_BY_SQLSTATE.get(sqlstate, ServerError)
+    cls = _error_class(error)
     first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
     return cls(f"{doing} {label}: {first_line}", sqlstate=sqlstate)
 
 
-def _run(conn: Any, statement: str, params: Optional[Sequence[Any]] = None, *, row: bool = False) -> Any:
+def _run(conn: Any, statement: str, *, row: bool = False) -> Any:
     """One statement through the caller's cursor; with row, the first column of its one row.
     (Fetching is what makes psycopg's pipeline mode send it and report its errors now.)"""
     cursor = conn.cursor()
     try:
-        cursor.execute(statement, params)
+        cursor.execute(statement)
         if not row:
             return None
         answer = cursor.fetchone()
@@ -103,36 +104,36 @@ def _try(conn: Any, key: _advlock.Key, shared: bool, doing: str, label: str) -> 
 
 
 def _wait(conn: Any, key: _advlock.Key, shared: bool, timeout_ms: int, doing: str, label: str) -> bool:
-    """Wait inside a savepoint with lock_timeout set for the wait only. On any
-    failure, ROLLBACK TO SAVEPOINT drops a lock granted in a race and the
+    """The core's timed wait (advlock_xact_wait_sql), its steps in its order:
+    inside a savepoint, lock_timeout set for the wait only. On any failure,
+    rolling back to the savepoint drops a lock granted in a race and the
     changed setting, and leaves the caller's transaction usable."""
-    wait_for = "0" if timeout_ms == _advlock.WAIT_FOREVER else f"{timeout_ms}ms"
+    def step(name: str, saved: str = "") -> str:
+        return _advlock.xact_wait_sql(name, key, shared, timeout_ms, saved)
+
     try:
-        _run(conn, f"SAVEPOINT {_SAVEPOINT}")
+        _run(conn, step("savepoint"))
     except Exception as error:
         if not _is_driver_error(error):
             raise
         raise _as_advlock_error(error, doing, label) from error
     try:
-        # The subquery reads the caller's setting before the outer row changes it.
-        saved = _run(conn, "SELECT saved.value, pg_catalog.set_config('lock_timeout', %s, true) FROM "
-                           "(SELECT pg_catalog.current_setting('lock_timeout') AS value OFFSET 0) AS saved",
-                     (wait_for,), row=True)
-        _run(conn, _advlock.sql("xact_lock", key, shared), row=True)
+        saved = _run(conn, step("set_timeout"), row=True)
+        _run(conn, step("lock"), row=True)
         # Put the caller's lock_timeout back before the savepoint's changes join the transaction.
-        _run(conn, "SELECT pg_catalog.set_config('lock_timeout', %s, true)", (saved,), row=True)
-        _run(conn, f"RELEASE SAVEPOINT {_SAVEPOINT}")
+        _run(conn, step("restore_timeout", "" if saved is None else str(saved)), row=True)
+        _run(conn, step("release"))
         return True
     except BaseException as failure:  # KeyboardInterrupt too: psycopg cancelled the statement
         try:
             _sync_pipeline(conn)
-            _run(conn, f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
-            _run(conn, f"RELEASE SAVEPOINT {_SAVEPOINT}")
+            _run(conn, step("rollback"))
+            _run(conn, step("release"))
         except Exception:
             pass  # the connection is gone: the failure says why, the server drops the transaction
         if not _is_driver_error(failure):
             raise
-        if _sqlstate(failure) == "55P03":
+        if _error_class(failure) is NotAcquired:  # the wait's lock_timeout ran out
             return False
         raise _as_advlock_error(failure, doing, label) from failure
 
