@@ -745,7 +745,9 @@ ADVLOCK_API advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_k
  *   ADVLOCK_XACT_WAIT_SET_TIMEOUT, which answers one row whose first column
  *     (text) is the transaction's lock_timeout: keep it;
  *   ADVLOCK_XACT_WAIT_LOCK, the wait (timeout_ms: ADVLOCK_WAIT_FOREVER waits
- *     whatever the transaction's own lock_timeout is).
+ *     whatever the transaction's own lock_timeout is; 0 is ADVLOCK_EINVAL for
+ *     SET_TIMEOUT, since lock_timeout 0 means no limit: a zero wait is a try,
+ *     ADVLOCK_SQL_TRY_XACT_LOCK).
  * When both succeeded the lock is held: run ADVLOCK_XACT_WAIT_RESTORE_TIMEOUT
  * (saved_lock_timeout: the kept value) and ADVLOCK_XACT_WAIT_RELEASE. When
  * either failed run ADVLOCK_XACT_WAIT_ROLLBACK then ADVLOCK_XACT_WAIT_RELEASE,

@@ -76,6 +76,11 @@ std::string xact_wait_sql(XactWaitStep step, const Key &key, LockMode mode, long
     switch (step) {
         case XactWaitStep::Savepoint: return "SAVEPOINT advlock_wait";
         case XactWaitStep::SetTimeout: {
+            if (timeout_ms == 0) {
+                // lock_timeout 0 means no limit: a zero wait must be a try instead.
+                throw InvalidArgument("a transaction wait of 0 ms is a try: run the try_xact_lock statement "
+                                      "instead of the wait steps");
+            }
             const std::string timeout = timeout_ms < 0 ? "0" : std::to_string(timeout_ms) + "ms";
             // The subquery reads the old value before set_config changes it.
             return "SELECT saved.value, pg_catalog.set_config('lock_timeout', '" + timeout +

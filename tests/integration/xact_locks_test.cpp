@@ -152,6 +152,9 @@ TEST(XactLocks, TimedWaitStepsForOtherDriversBehaveAsTheCoreDoes) {
                                     "0'); DROP TABLE x; --"),
               ADVLOCK_EINVAL);
     EXPECT_EQ(text, nullptr);
+    EXPECT_EQ(advlock_xact_wait_sql(&text, ADVLOCK_XACT_WAIT_SET_TIMEOUT, &key, ADVLOCK_EXCLUSIVE, 0, nullptr),
+              ADVLOCK_EINVAL)
+        << "lock_timeout 0 would wait without limit: a zero wait is a try";
 }
 
 TEST(XactLocks, SqlstatesMapAsTheSessionsMapThem) {
