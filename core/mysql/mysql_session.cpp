@@ -154,16 +154,10 @@ void MysqlSession::unlock(const LockTarget &target, LockMode mode) {
 bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms,
                         const CancelToken *cancel) {
     const auto started = std::chrono::steady_clock::now();
-    const std::uint64_t cancels_before = cancels();
-    const auto cancelled_meanwhile = [&] { return (cancel && cancel->cancelled()) || cancels() != cancels_before; };
-    std::unique_lock<std::mutex> connection(mutex_, std::defer_lock);
-    if (timeout_ms == 0) {
-        connection.lock();
-    } else if (!take_connection_for_wait(connection, timeout_ms, started, cancelled_meanwhile,
-                                         described("lock", &target))) {
-        return false;
-    }
-    Call scope(*this, std::move(connection));
+    const WaitCancelled cancelled_meanwhile(*this, cancel);
+    auto connection = connection_for_wait(mutex_, timeout_ms, started, cancelled_meanwhile, described("lock", &target));
+    if (!connection) return false;
+    Call scope(*this, std::move(*connection));
     require_usable("lock", &target, mode);
     timeout_ms = remaining_ms(timeout_ms, started);
     const std::string name = mysql_lock_name_of(target);

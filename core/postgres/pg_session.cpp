@@ -173,17 +173,10 @@ void PgSession::unlock(const LockTarget &target, LockMode mode) {
 bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms, const CancelToken *cancel) {
     const Key &key = target.key();
     const auto started = std::chrono::steady_clock::now();
-    const std::uint64_t cancels_before = cancels();
-    std::unique_lock<std::mutex> connection(mutex_, std::defer_lock);
-    if (timeout_ms == 0) {
-        connection.lock();
-    } else if (!take_connection_for_wait(
-                   connection, timeout_ms, started,
-                   [&] { return (cancel && cancel->cancelled()) || cancels() != cancels_before; },
-                   describe("lock", key, mode))) {
-        return false;
-    }
-    Call scope(*this, std::move(connection));
+    const WaitCancelled cancelled(*this, cancel);
+    auto connection = connection_for_wait(mutex_, timeout_ms, started, cancelled, describe("lock", key, mode));
+    if (!connection) return false;
+    Call scope(*this, std::move(*connection));
     require_lock_rights("lock", key);
     timeout_ms = remaining_ms(timeout_ms, started);
     {
@@ -198,7 +191,7 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     const std::string doing = describe("lock", key, mode);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        if (cancel_requested_ || (cancel && cancel->cancelled()) || cancels() != cancels_before) {
+        if (cancel_requested_ || cancelled()) {
             throw Canceled(doing + ": cancelled before the wait began");
         }
         if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing);

@@ -7,19 +7,25 @@
 
 namespace advlock::core {
 
-bool take_connection_for_wait(std::unique_lock<std::mutex> &connection, long long timeout_ms,
-                              std::chrono::steady_clock::time_point started, const std::function<bool()> &cancelled,
-                              const std::string &doing) {
-    if (connection.try_lock()) return true;  // the usual case: nobody else is waiting on the server
+std::optional<std::unique_lock<std::mutex>> connection_for_wait(std::mutex &session_mutex, long long timeout_ms,
+                                                                std::chrono::steady_clock::time_point started,
+                                                                const WaitCancelled &cancelled,
+                                                                const std::string &doing) {
+    std::unique_lock<std::mutex> connection(session_mutex, std::defer_lock);
+    if (timeout_ms == 0) {
+        connection.lock();  // a try waits for the connection as any call does
+        return connection;
+    }
+    if (connection.try_lock()) return connection;  // the usual case: nobody else is waiting on the server
     // Polled: std::mutex cannot be waited on with a cancellation. The poll only
     // runs while another thread of the session waits on the server.
     auto pause = std::chrono::microseconds(200);
     for (;;) {
         if (cancelled()) throw Canceled(doing + ": the wait was cancelled (while another thread of the session waited)");
-        if (timeout_ms >= 0 && remaining_ms(timeout_ms, started) == 0) return false;
+        if (timeout_ms >= 0 && remaining_ms(timeout_ms, started) == 0) return std::nullopt;
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::microseconds(5000));
-        if (connection.try_lock()) return true;
+        if (connection.try_lock()) return connection;
     }
 }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "error.hpp"
+#include "session/connection_wait.hpp"
 
 namespace advlock::core {
 
@@ -35,9 +36,8 @@ bool HeldLock::acquire(const AcquireOptions &options) {
     request.wait = options.timeout_ms != 0;
     request.cancel = options.cancel;
     request.actor_id = options.actor_id;
-    if (options.timeout_ms > 0) {
-        request.deadline = LockOwners::Clock::now() + std::chrono::milliseconds(options.timeout_ms);
-    }
+    const auto started = LockOwners::Clock::now();
+    if (options.timeout_ms > 0) request.deadline = started + std::chrono::milliseconds(options.timeout_ms);
     claim_ = session_->owners().admit(request, [this] { session_->check(); });
     if (!claim_) return false;
     try {
@@ -45,14 +45,8 @@ bool HeldLock::acquire(const AcquireOptions &options) {
         if (options.timeout_ms == 0) {
             taken = session_->try_lock(target_, mode_);
         } else {
-            long long remaining = -1;
-            if (request.deadline) {
-                remaining = std::chrono::duration_cast<std::chrono::milliseconds>(*request.deadline -
-                                                                                  LockOwners::Clock::now())
-                                .count();
-                remaining = std::max(remaining, 0LL);  // the local wait used it up: one last try
-            }
-            taken = session_->lock(target_, mode_, remaining, options.cancel);
+            // 0 when the local wait used it all up: the session makes one last try.
+            taken = session_->lock(target_, mode_, remaining_ms(options.timeout_ms, started), options.cancel);
         }
         if (!taken) {
             end_claim();

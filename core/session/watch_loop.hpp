@@ -75,7 +75,7 @@ private:
 class UserCall {
 public:
     UserCall(std::mutex &session_mutex, WatchSignals &signals, LossState &loss);
-    // The same with the session's mutex already locked (take_connection_for_wait).
+    // The same with the session's mutex already locked (connection_for_wait).
     UserCall(std::unique_lock<std::mutex> locked, WatchSignals &signals, LossState &loss);
     ~UserCall();
     UserCall(const UserCall &) = delete;
