@@ -19,7 +19,7 @@ int hold_command(const std::vector<std::string> &args) {
     spec.insert(spec.end(), {{"for", true}, {"wait", true}, {"shared", false}});
     const Arguments arguments = parse_arguments("hold", args, spec, /*takes_command=*/false);
     if (!arguments.positionals.empty()) throw usage_error("advlock hold: unexpected " + advlock::printable(arguments.positionals[0]));
-    const std::optional<advlock::config> config = config_option(arguments);
+    const std::optional<ConfigFile> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "hold");
     const std::optional<advlock::registry> registry = registry_option(arguments, config);
     const LockTarget target = lock_target(arguments, registry, "hold");

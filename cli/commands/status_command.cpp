@@ -94,7 +94,7 @@ int status_command(const std::vector<std::string> &args) {
     spec.push_back({"json", false});
     const Arguments arguments = parse_arguments("status", args, spec, /*takes_command=*/false);
     if (!arguments.positionals.empty()) throw usage_error("advlock status: unexpected " + advlock::printable(arguments.positionals[0]));
-    const std::optional<advlock::config> config = config_option(arguments);
+    const std::optional<ConfigFile> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "status");
     const std::optional<advlock::registry> registry = registry_option(arguments, config);
     std::optional<LockTarget> target;
