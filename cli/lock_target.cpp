@@ -109,7 +109,7 @@ std::string utc_time(long long unix_us, bool iso) {
 }
 
 std::string describe_holder(const advlock::holder &holder) {
-    std::string text = "pid " + std::to_string(holder.pid);
+    std::string text = "pid " + std::to_string(holder.server_id);
     std::string details;
     const auto add = [&](const char *label, const std::optional<std::string> &value) {
         if (!value || value->empty()) return;

@@ -37,7 +37,7 @@ int hold_command(const std::vector<std::string> &args) {
         std::cerr << "advlock: " << holder_line(session, target, registry) << "\n";
         return exit_code::conflict;
     }
-    std::cerr << "advlock: holding " << target.label << " (server pid " << session.backend_pid() << ")"
+    std::cerr << "advlock: holding " << target.label << " (server pid " << session.server_id() << ")"
               << (limited ? " for " + format_duration(hold_for) : std::string(" until interrupted (Ctrl-C)"))
               << "\n";
 

@@ -40,7 +40,7 @@ void print_json(const std::vector<advlock::holder> &rows, const std::string &not
             {"name", json_or_null(h.lock_name)},
             {"mode", h.mode == advlock::mode::shared ? "shared" : "exclusive"},
             {"granted", h.granted},
-            {"pid", h.pid},
+            {"pid", h.server_id},
             {"user", json_or_null(h.user)},
             {"application", json_or_null(h.application_name)},
             {"client_addr", json_or_null(h.client_addr)},
@@ -68,7 +68,7 @@ void print_table(const std::vector<advlock::holder> &rows) {
     for (const advlock::holder &h : rows) {
         table.push_back({cell(h.lock_name.value_or("-")), h.key.to_string(),
                          h.mode == advlock::mode::shared ? "shared" : "exclusive", h.granted ? "holds" : "waits",
-                         std::to_string(h.pid), cell(h.application_name.value_or(h.details_hidden ? "(hidden)" : "-")),
+                         std::to_string(h.server_id), cell(h.application_name.value_or(h.details_hidden ? "(hidden)" : "-")),
                          cell(h.user.value_or("-")), cell(h.client_hostname.value_or(h.client_addr.value_or("-"))),
                          iso_time(h.granted ? h.backend_start_unix_us : h.wait_start_unix_us)});
     }
