@@ -99,7 +99,7 @@ module Advlock
       limit = 2**(bits - 1)
       return value if value >= -limit && value < limit
 
-      raise BadKey.new("#{what} must fit in #{bits == 32 ? 'int4' : 'int8'}, got #{value}", status: -4)
+      raise BadKey, "#{what} must fit in #{bits == 32 ? 'int4' : 'int8'}, got #{value}"
     end
   end
 end

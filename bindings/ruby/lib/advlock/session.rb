@@ -63,8 +63,8 @@ module Advlock
     def lock(key, timeout: nil, shared: false, reentrant: false)
       ms = timeout.nil? ? -1 : milliseconds(timeout, "timeout")
       take(key, shared, ms, reentrant) or
-        raise NotAcquired.new("lock #{Key.coerce(key, @registry)} is held by another owner" \
-                              "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}", status: 1)
+        raise NotAcquired, "lock #{Key.coerce(key, @registry)} is held by another owner" \
+                           "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}"
     end
 
     # Runs the block holding the lock and returns its value; false when the
@@ -253,7 +253,7 @@ module Advlock
     def milliseconds(seconds, what)
       return nil if seconds.nil?
       unless seconds.is_a?(Numeric) && seconds >= 0 && seconds <= 2_147_483.647
-        raise InvalidArgument.new("#{what} must be nil or 0 to 2147483.647 seconds, got #{seconds.inspect}", status: -3)
+        raise InvalidArgument, "#{what} must be nil or 0 to 2147483.647 seconds, got #{seconds.inspect}"
       end
 
       (seconds * 1000).ceil
