@@ -107,8 +107,7 @@ TEST(SessionCloseC, TheLossFdTurnsReadableOnCloseAndWaitLostReturns) {
 // advlock_lock_free runs in garbage collectors' finalizers with the runtime's
 // lock held: it must not wait for the connection another thread's server
 // wait holds. The freed lock is released by the session afterwards.
-// Enabled once the core hands a freed lock's release to the session's thread.
-TEST(SessionCloseC, DISABLED_FreeingAHeldLockDoesNotWaitForAnotherThreadsServerWait) {
+TEST(SessionCloseC, FreeingAHeldLockDoesNotWaitForAnotherThreadsServerWait) {
     const advlock_key freed_key = test_key("-freed"), waited_key = test_key("-waited");
     Session other = open_session("free-other");
     Lock blocking = take(other, waited_key);
