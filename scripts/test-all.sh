@@ -41,10 +41,10 @@ cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DADVLOCK_BUILD_TESTS=ON -DADVLOCK_SANITIZE=thread >/dev/null
 cmake --build "$tsan" -j "$jobs" --target advlock_core_tests advlock_pg_tests advlock_capi_internal_tests \
   advlock_fault_tests advlock_cli advlock_cli_tests advlock_mysql_tests advlock_mysql_core_tests \
-  advlock_local_tests
+  advlock_local_tests advlock_pg_core_tests
 tsan_status=0
 (cd "$tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j "$jobs" \
-   -R 'pg\.(LockOwners|Each/LockOwnersOn|LockWaits|ConnectionSources|Holders|SessionLocks)|faults\.(ServerEndsSession|Statements|LockConnectionMisuse|HeartbeatOptions|ProcessAndNetwork\.Killed)|cli\.CliRun\.(LostLock|Signals)|cli\.JobSupervision|local\.(LocalBackend|LockDirectorySafety)|mysql\.|core\.LossState|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
+   -R 'pg\.(LockOwners|Each/LockOwnersOn|LockWaits|ConnectionSources|Holders|SessionLocks|SessionCloseC|Each/SessionCloseOn|LossWait|HeldLockDestructor)|faults\.(ServerEndsSession|Statements|LockConnectionMisuse|HeartbeatOptions|ProcessAndNetwork\.Killed)|cli\.CliRun\.(LostLock|Signals)|cli\.JobSupervision|local\.(LocalBackend|LockDirectorySafety)|mysql\.|core\.LossState|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
   || tsan_status=$?
 
 echo "== fuzz smoke run =="
