@@ -22,7 +22,7 @@ def test_terminated_backend_means_lock_lost_and_callback(pg_url, admin):
     session = advlock.connect(pg_url, on_lost=on_lost)
     lock = session.try_lock("doomed")
     assert lock.held and not session.lost
-    terminate(admin, session.backend_pid)
+    terminate(admin, session.server_id)
     assert fired.wait(30), "the lost callback never fired"
     assert len(reasons) == 1 and "terminat" in reasons[0]
     assert session.lost and not lock.held
@@ -44,7 +44,7 @@ def test_lock_lost_inside_with_block_raises_at_exit(pg_url, admin):
     with advlock.connect(pg_url) as session:
         with pytest.raises(advlock.LockLost):
             with session.lock("work", timeout=0) as lock:
-                terminate(admin, session.backend_pid)
+                terminate(admin, session.server_id)
                 session.verify  # the body goes on unaware until it checks...
                 with pytest.raises(advlock.LockLost):
                     lock.verify()  # ...verify finds out with one round trip
@@ -53,7 +53,7 @@ def test_lock_lost_inside_with_block_raises_at_exit(pg_url, admin):
 def test_callback_set_after_the_loss_fires_at_once(pg_url, admin):
     session = advlock.connect(pg_url)
     session.try_lock(5)
-    terminate(admin, session.backend_pid)
+    terminate(admin, session.server_id)
     with pytest.raises(advlock.LockLost):
         session.verify()
     reasons = []
@@ -71,7 +71,7 @@ def test_callback_exception_does_not_break_the_session(pg_url, admin):
         raise RuntimeError("callback bug")
 
     session = advlock.connect(pg_url, on_lost=broken)
-    terminate(admin, session.backend_pid)
+    terminate(admin, session.server_id)
     assert fired.wait(30)
     with pytest.raises(advlock.LockLost):
         session.check()
@@ -87,6 +87,6 @@ def test_callback_may_close_its_own_session(pg_url, admin):
         closed.set()
 
     session.on_lost(close_it)
-    terminate(admin, session.backend_pid)
+    terminate(admin, session.server_id)
     assert closed.wait(30)
     assert session.closed

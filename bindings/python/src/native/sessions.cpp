@@ -186,7 +186,7 @@ public:
         session_call call(*this, "verify");
         without_gil([&] { call.session().verify(); });
     }
-    std::int32_t backend_pid() { return session_call(*this, "backend_pid").session().backend_pid(); }
+    std::int64_t server_id() { return session_call(*this, "server_id").session().server_id(); }
 
     // An advlock.Holders: a list of Holder with .note, what the server could not show.
     py::object holders(py::handle only) {
@@ -362,7 +362,9 @@ raises LockLost once the session's locks are known to be gone.)doc")
         .def_readonly("name", &advlock::holder::lock_name, "The registry's name for the key, or None.")
         .def_property_readonly("shared", [](const advlock::holder &h) { return h.mode == advlock::mode::shared; })
         .def_readonly("granted", &advlock::holder::granted, "True: holds the lock; False: waits for it.")
-        .def_readonly("pid", &advlock::holder::pid, "The server process id (0 for a prepared transaction).")
+        .def_readonly("server_id", &advlock::holder::server_id,
+                      "The holder's Session.server_id: its PostgreSQL backend pid or MySQL connection id "
+                      "(0 for a prepared transaction).")
         .def_readonly("is_self", &advlock::holder::is_self)
         .def_readonly("user", &advlock::holder::user)
         .def_readonly("application_name", &advlock::holder::application_name)
@@ -375,7 +377,7 @@ raises LockLost once the session's locks are known to be gone.)doc")
         .def_readonly("details_hidden", &advlock::holder::details_hidden,
                       "True when the server hides user/application/client from this role (grant pg_read_all_stats).")
         .def("__repr__", [](const advlock::holder &h) {
-            return "<advlock.Holder " + h.key.to_string() + " pid=" + std::to_string(h.pid) +
+            return "<advlock.Holder " + h.key.to_string() + " server_id=" + std::to_string(h.server_id) +
                    (h.granted ? " granted" : " waiting") + ">";
         });
 
@@ -429,7 +431,9 @@ exclude each other.)doc")
              "on PostgreSQL; on MySQL/MariaDB what the server can show, with Holders.note saying what it could not.")
         .def("on_lost", &python_session::on_lost, py::arg("callback"),
              "Call callback(why) once when the locks are lost, from advlock's watchdog thread (None removes it).")
-        .def_property_readonly("backend_pid", &python_session::backend_pid)
+        .def_property_readonly("server_id", &python_session::server_id,
+                               "The server's id for the session: pg_backend_pid() on PostgreSQL, CONNECTION_ID() on "
+                               "MySQL/MariaDB, the process id for local locks.")
         .def_property_readonly("registry", &python_session::registry)
         .def_property_readonly("closed", &python_session::closed)
         .def("close", &python_session::close, "Close the connection, releasing every lock. Safe to call twice.")
