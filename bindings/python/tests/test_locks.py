@@ -1,5 +1,6 @@
 """Session locks on a real server: contention between processes, waits and
 timeouts, shared mode, holders, and misuse."""
+import gc
 import threading
 
 import pytest
@@ -211,8 +212,15 @@ def test_close_from_another_thread_ends_a_wait(pg_url, session):
         wait_until(lambda: has_waiter(session, "close_while_waiting"), "the waiter")
         waiter.close()
         thread.join(60)
-        assert len(errors) == 1 and isinstance(errors[0], advlock.Canceled)
+        # Misuse, not Canceled: the session is closed (cancel() says Canceled).
+        assert len(errors) == 1 and isinstance(errors[0], advlock.Misuse), errors
+        assert "closed" in str(errors[0])
         assert waiter.closed and held.held
+        with pytest.raises(advlock.Misuse, match="closed"):
+            waiter.try_lock("close_while_waiting")
+    del waiter
+    gc.collect()  # freed after a close from another thread: the process lives on
+    assert session.try_lock("close_while_waiting") is None  # held is still held
 
 
 def test_reprs_and_messages_name_the_lock_as_given(pg_url, session):
