@@ -6,6 +6,8 @@
 //  - a wait runs on the calling thread (the core knows a lock's owner by its
 //    thread); on the main thread, Ctrl-C cancels it (signal_watch.hpp) and
 //    raises KeyboardInterrupt; a lock granted in that race is released first;
+//    wait_lost on the main thread polls the loss fd beside the signal pipe,
+//    for the same reason;
 //  - the lost callback is a Python callable, called with the GIL from the
 //    watchdog thread, and never during interpreter shutdown (open sessions are
 //    closed by an atexit hook before that).
@@ -14,8 +16,12 @@
 // no thread can be inside it any more (each call holds a reference).
 #include <pybind11/stl.h>
 
+#include <poll.h>
+
+#include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <set>
 
 #include "binding.hpp"
@@ -147,6 +153,39 @@ public:
         without_gil([&] { session_->verify(); return 0; });
     }
     std::int64_t server_id() { return session_->server_id(); }
+    int loss_fd() { return session_->loss_fd(); }
+
+    // Returns when the time ran out; raises LockLost once lost, Misuse once
+    // closed (advlock_session_wait_lost), and on the main thread whatever a
+    // signal handler raises (KeyboardInterrupt).
+    void wait_lost(py::handle timeout) {
+        const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
+        if (!interpreter_alive() || !on_main_thread()) {
+            without_gil([&] { session_->wait_lost(timeout_ms); return 0; });
+            return;
+        }
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+        const int loss = session_->loss_fd();
+        signal_wakeup wakeup;
+        for (;;) {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            std::int64_t left = timeout_ms;
+            if (timeout_ms != ADVLOCK_WAIT_FOREVER) {
+                const auto now = std::chrono::steady_clock::now();
+                left = now >= deadline ? 0
+                                       : std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+            }
+            pollfd fds[2] = {{loss, POLLIN, 0}, {wakeup.fd(), POLLIN, 0}};
+            const int ready = without_gil([&] { return ::poll(fds, 2, static_cast<int>(left)); });
+            if (ready < 0 && errno != EINTR) {
+                throw advlock::error(ADVLOCK_ERROR, std::string("advlock.Session.wait_lost: poll: ") +
+                                                        std::strerror(errno), "");
+            }
+            if (fds[1].revents & POLLIN) wakeup.forward();  // its handler runs at the top
+            if (fds[0].revents != 0 || ready == 0) break;  // lost or closed, or the time ran out
+        }
+        session_->wait_lost(0);  // lost: LockLost with why; closed: Misuse; else the time ran out
+    }
 
     // An advlock.Holders: a list of Holder with .note, what the server could not show.
     py::object holders(py::handle only) {
@@ -371,6 +410,14 @@ exclude each other.)doc")
              "on PostgreSQL; on MySQL/MariaDB what the server can show, with Holders.note saying what it could not.")
         .def("on_lost", &python_session::on_lost, py::arg("callback"),
              "Call callback(why) once when the locks are lost, from advlock's watchdog thread (None removes it).")
+        .def("wait_lost", &python_session::wait_lost, py::arg("timeout") = py::none(),
+             "Block (without the GIL) until the locks are lost: raises LockLost (saying why) then, Misuse once the "
+             "session is closed (also by another thread meanwhile); returns None when timeout seconds (None: no "
+             "limit) passed first. On the main thread Ctrl-C ends it with KeyboardInterrupt.")
+        .def("loss_fd", &python_session::loss_fd,
+             "A file descriptor that turns readable once the locks are lost or the session is closed, and stays "
+             "so: for select.select, selectors or asyncio's loop.add_reader; then call check(). Never read from "
+             "it nor close it: advlock owns it, and it stays open as long as the session object lives.")
         .def_property_readonly("server_id", &python_session::server_id,
                                "The server's id for the session: pg_backend_pid() on PostgreSQL, CONNECTION_ID() on "
                                "MySQL/MariaDB, the process id for local locks.")
