@@ -53,7 +53,11 @@
 /* Only what the idiomatic layers use; the native() accessors and
    constructors taking advlock.hpp types stay C++-only. */
 %ignore advlock_swig::Key::native;
-%ignore advlock_swig::Key::Key;
+%ignore advlock_swig::Key::Key();
+%ignore advlock_swig::Key::Key(const advlock::key &);
+/* A key of one's own from one a holder row or registry entry lends (a copy
+   keeps the target's name): NativeKey(other). */
+%copyctor advlock_swig::Key;
 %ignore advlock_swig::Registry::native;
 %ignore advlock_swig::Lock::Lock;
 %ignore advlock_swig::CancelToken::native;

@@ -215,6 +215,16 @@ void LocalSession::unlock(const LockTarget &target, LockMode mode) {
     held_.erase(it);
 }
 
+void LocalSession::unlock_soon(const LockTarget &target, LockMode mode) noexcept {
+    // No file checks and no lost callback: a finalizer must neither report nor call back.
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (is_closed()) return;
+    const auto it = held_.find(target.key());
+    if (it == held_.end() || it->second.mode != mode || --it->second.count > 0) return;
+    ::close(it->second.file.fd);
+    held_.erase(it);
+}
+
 long long LocalSession::ledger_completed(const std::string &, const std::string &) {
     check();
     throw Unsupported("--once-per keeps its run ledger in a database table; the local backend has none: "

@@ -32,6 +32,10 @@ public:
 
     bool try_lock(const LockTarget &target, LockMode mode) override;
     void unlock(const LockTarget &target, LockMode mode) override;
+    // At once: this backend's mutex is never held across a wait (flock is
+    // only tried; the wait polls outside it), and a deferred release would
+    // keep the key in its old mode, which this backend cannot mix.
+    void unlock_soon(const LockTarget &target, LockMode mode) noexcept override;
     bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
               const CancelToken *cancel = nullptr) override;
     HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;

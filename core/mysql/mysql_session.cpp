@@ -27,11 +27,16 @@ std::string seconds_text(long long ms) {
 
 }  // namespace
 
+// As PgSession::Call: pending releases run first.
 class MysqlSession::Call : public UserCall {
 public:
-    explicit Call(MysqlSession &session) : UserCall(session.mutex_, session.watchdog_.signals(), session.loss_) {}
+    explicit Call(MysqlSession &session) : UserCall(session.mutex_, session.watchdog_.signals(), session.loss_) {
+        session.run_pending_unlocks_locked();
+    }
     Call(MysqlSession &session, std::unique_lock<std::mutex> locked)
-        : UserCall(std::move(locked), session.watchdog_.signals(), session.loss_) {}
+        : UserCall(std::move(locked), session.watchdog_.signals(), session.loss_) {
+        session.run_pending_unlocks_locked();
+    }
 };
 
 MysqlSession::MysqlSession(MysqlConnection connection, const MysqlSessionOptions &options)
@@ -56,6 +61,7 @@ void MysqlSession::close_connection() noexcept {
     std::lock_guard<std::mutex> guard(mutex_);  // calls in progress leave the connection first
     connection_.close();
     holds_.clear();
+    pending_unlocks_.take();  // closing released them
 }
 
 std::string MysqlSession::mysql_lock_name_of(const LockTarget &target) const {
@@ -136,6 +142,28 @@ bool MysqlSession::try_lock(const LockTarget &target, LockMode mode) {
 void MysqlSession::unlock(const LockTarget &target, LockMode mode) {
     Call scope(*this);
     require_usable("unlock", &target, mode);
+    unlock_locked(target);
+}
+
+void MysqlSession::unlock_soon(const LockTarget &target, LockMode mode) noexcept {
+    if (is_closed() || loss_.lost()) return;
+    pending_unlocks_.add(target, mode);
+    watchdog_.signals().wake();
+}
+
+void MysqlSession::run_pending_unlocks_locked() noexcept {
+    if (pending_unlocks_.empty()) return;
+    for (const auto &pending : pending_unlocks_.take()) {
+        if (!connection_ || loss_.lost()) return;  // the close or the loss released them all
+        try {
+            unlock_locked(pending.first);
+        } catch (...) {
+            // Nobody to tell: a loss it found is recorded, and the next call reports it.
+        }
+    }
+}
+
+void MysqlSession::unlock_locked(const LockTarget &target) {
     const std::string name = mysql_lock_name_of(target);
     const auto it = holds_.find(name);
     if (it == holds_.end()) throw Misuse(described("unlock", &target) + ": this session does not hold that lock");

@@ -22,6 +22,7 @@
 #include "mysql/mysql_connection.hpp"
 #include "session/lock_session.hpp"
 #include "session/loss_state.hpp"
+#include "session/pending_unlocks.hpp"
 #include "session/watch_loop.hpp"
 
 namespace advlock::core {
@@ -41,6 +42,7 @@ public:
 
     bool try_lock(const LockTarget &target, LockMode mode) override;
     void unlock(const LockTarget &target, LockMode mode) override;
+    void unlock_soon(const LockTarget &target, LockMode mode) noexcept override;
     // GET_LOCK(name, seconds) with the remaining time, fractions included; a
     // wait without limit is a series of long waits (MariaDB refuses negative ones).
     bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
@@ -79,6 +81,10 @@ private:
     // A failed statement: LockLost when the connection is gone, else the mapped error.
     [[noreturn]] void fail(const std::string &doing);
     int count_locked(const std::string &name) const;
+    // One release, as PgSession's. Caller holds mutex_.
+    void unlock_locked(const LockTarget &target);
+    // The releases unlock_soon left (PendingUnlocks). Caller holds mutex_.
+    void run_pending_unlocks_locked() noexcept;
 
     // Loss detection (mysql_session_watchdog.cpp).
     void start_watchdog();
@@ -92,6 +98,7 @@ private:
     const unsigned long connection_id_;
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
     std::unordered_map<std::string, int> holds_;  // acquisitions by lock name
+    PendingUnlocks pending_unlocks_;
 
     // cancel() and lock() meet here; never held while waiting for mutex_.
     std::mutex wait_mutex_;

@@ -66,11 +66,18 @@ void validate(const PgSessionOptions &options) {
 
 }  // namespace
 
+// Every call first runs the releases lock handles' destructors left: they
+// are due, and a call that waits on the server would otherwise keep them
+// waiting as long.
 class PgSession::Call : public UserCall {
 public:
-    explicit Call(PgSession &session) : UserCall(session.mutex_, session.watchdog_.signals(), session.loss_) {}
+    explicit Call(PgSession &session) : UserCall(session.mutex_, session.watchdog_.signals(), session.loss_) {
+        session.run_pending_unlocks_locked();
+    }
     Call(PgSession &session, std::unique_lock<std::mutex> locked)
-        : UserCall(std::move(locked), session.watchdog_.signals(), session.loss_) {}
+        : UserCall(std::move(locked), session.watchdog_.signals(), session.loss_) {
+        session.run_pending_unlocks_locked();
+    }
 };
 
 PgSession::PgSession(PgConnection connection, const PgSessionOptions &options)
@@ -94,6 +101,7 @@ void PgSession::close_connection() noexcept {
     connection_.close();
     holds_[0].clear();
     holds_[1].clear();
+    pending_unlocks_.take();  // closing released them
 }
 
 int PgSession::hold_count(const Key &key, LockMode mode) const {
@@ -154,6 +162,28 @@ void PgSession::unlock(const LockTarget &target, LockMode mode) {
     const Key &key = target.key();
     Call scope(*this);
     require_usable("unlock", &key);
+    unlock_locked(key, mode);
+}
+
+void PgSession::unlock_soon(const LockTarget &target, LockMode mode) noexcept {
+    if (is_closed() || loss_.lost()) return;
+    pending_unlocks_.add(target, mode);
+    watchdog_.signals().wake();
+}
+
+void PgSession::run_pending_unlocks_locked() noexcept {
+    if (pending_unlocks_.empty()) return;
+    for (const auto &[target, mode] : pending_unlocks_.take()) {
+        if (!connection_ || loss_.lost()) return;  // the close or the loss released them all
+        try {
+            unlock_locked(target.key(), mode);
+        } catch (...) {
+            // Nobody to tell: a loss it found is recorded, and the next call reports it.
+        }
+    }
+}
+
+void PgSession::unlock_locked(const Key &key, LockMode mode) {
     auto &holds = holds_[mode_index(mode)];
     const auto it = holds.find(key);
     if (it == holds.end()) {

@@ -25,6 +25,7 @@
 #include "postgres/pg_timeouts.hpp"
 #include "session/lock_session.hpp"
 #include "session/loss_state.hpp"
+#include "session/pending_unlocks.hpp"
 #include "session/watch_loop.hpp"
 
 namespace advlock::core {
@@ -48,6 +49,7 @@ public:
 
     bool try_lock(const LockTarget &target, LockMode mode) override;
     void unlock(const LockTarget &target, LockMode mode) override;
+    void unlock_soon(const LockTarget &target, LockMode mode) noexcept override;
     // lock_timeout + pg_advisory_lock in one round trip; after a failed wait,
     // pg_advisory_unlock releases a lock granted in the race.
     bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
@@ -75,6 +77,12 @@ private:
     PgSession(PgConnection connection, const PgSessionOptions &options);
 
     bool try_lock_locked(const Key &key, LockMode mode);
+    // One release: Misuse when not held, LockLost when the server says it was
+    // not. Caller holds mutex_.
+    void unlock_locked(const Key &key, LockMode mode);
+    // The releases unlock_soon left, run by whoever has the connection next
+    // (any call, or the watchdog). Caller holds mutex_.
+    void run_pending_unlocks_locked() noexcept;
     // Runs one prepared boolean lock function. Caller holds mutex_.
     bool call(LockFunction function, const Key &key, LockMode mode);
     [[noreturn]] void fail(const PGresult *result, const std::string &doing);
@@ -98,6 +106,7 @@ private:
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
     bool prepared_[kLockFunctionCount][2][2] = {};  // prepared statements: function x mode x key space
     std::unordered_map<Key, int, KeyHash> holds_[2];  // acquisitions, by mode then key
+    PendingUnlocks pending_unlocks_;
 
     // cancel() and lock() meet here; never held while waiting for mutex_.
     std::mutex wait_mutex_;

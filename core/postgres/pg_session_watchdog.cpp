@@ -118,6 +118,8 @@ void PgSession::watch() {
     hooks.connected = [this] { return static_cast<bool>(connection_); };
     hooks.on_readable = [this] { consume_input_locked(); };
     hooks.heartbeat = [this] { heartbeat_locked(); };
+    hooks.pending = [this] { return !pending_unlocks_.empty(); };
+    hooks.run_pending = [this] { run_pending_unlocks_locked(); };
     if (!run_watch_loop(watchdog_.signals(), mutex_, loss_, hooks)) {
         declare_lost("the watchdog could not wait on the connection's socket");
     }

@@ -9,15 +9,14 @@ namespace advlock::core {
 
 HeldLock::~HeldLock() {
     if (released_) return;
-    if (session_->is_closed()) {
-        end_claim();
-        return;
-    }
-    try {
-        release();
-    } catch (...) {
-        // A destructor cannot report; callers who care call release() first.
-    }
+    // Garbage collectors run this with their VM lock held: it must not wait
+    // for the connection, which another thread's wait may hold for long. The
+    // server's release follows (unlock_soon); the claim ends after handing it
+    // over, so the session's other owners are admitted at once, and find the
+    // lock theirs (a session's acquisitions stack on the server). Callers who
+    // want the release done, or its errors, call release() first.
+    session_->unlock_soon(target_, mode_);
+    end_claim();
 }
 
 void HeldLock::end_claim() noexcept {

@@ -1,5 +1,7 @@
-// One acquisition of a lock, released exactly once: by release() or, as a last
-// resort, by the destructor. It shares ownership of its session, so a lock may
+// One acquisition of a lock, released exactly once: by release() (at once,
+// errors reported) or, as a last resort, by the destructor (which never
+// blocks: the release follows on the session's connection, see
+// LockSession::unlock_soon). It shares ownership of its session, so a lock may
 // outlive the handle the user closed (bindings finalize in any order).
 //
 // A HeldLock is an owner in its session's LockOwners table: acquire() waits

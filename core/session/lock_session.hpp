@@ -39,6 +39,13 @@ public:
     // session never took it.
     virtual void unlock(const LockTarget &target, LockMode mode) = 0;
 
+    // Release one acquisition without ever blocking: not on the network, not
+    // on another thread's wait holding the connection (a lock handle's
+    // destructor, run by garbage collectors with their VM lock held). The
+    // release follows as soon as the connection is free (PendingUnlocks);
+    // nothing is reported. Nothing happens once the session is closed or lost.
+    virtual void unlock_soon(const LockTarget &target, LockMode mode) noexcept = 0;
+
     // Wait on the server until granted (true) or timeout_ms passes (false);
     // timeout_ms < 0 waits without limit, 0 does not wait. Throws Canceled when
     // cancel() or the given token interrupts the wait. A failed wait never

@@ -110,13 +110,21 @@ std::int64_t WatchSignals::now_ns() {
 bool run_watch_loop(WatchSignals &signals, std::mutex &session_mutex, const LossState &loss, const WatchHooks &hooks) {
     Clock::time_point last_heartbeat = Clock::now();
     while (!signals.stopping.load() && !loss.lost()) {
+        bool pending = hooks.pending && hooks.pending();
+        if (pending) {
+            std::unique_lock<std::mutex> lock(session_mutex, std::try_to_lock);
+            if (lock.owns_lock() && !signals.stopping.load() && hooks.connected()) {
+                hooks.run_pending();
+                pending = false;
+            }
+        }
         const Clock::time_point last_call{Clock::duration(signals.last_call_end_ns.load())};
         const Clock::time_point heartbeat_due = std::max(last_heartbeat, last_call) + hooks.heartbeat_interval;
         const bool user_busy =
             signals.calls_in_progress.load() > 0 || Clock::now() - last_call < kUserQuietPeriod;
 
         pollfd watched[2] = {{signals.wake_fd, POLLIN, 0}, {hooks.socket, POLLIN, 0}};
-        const int timeout = user_busy ? milliseconds_until(std::min(heartbeat_due, Clock::now() + kUserQuietPeriod))
+        const int timeout = user_busy || pending ? milliseconds_until(std::min(heartbeat_due, Clock::now() + kUserQuietPeriod))
                                       : milliseconds_until(heartbeat_due);
         const int ready = ::poll(watched, user_busy ? 1 : 2, timeout);
         if (ready < 0 && errno != EINTR) return false;

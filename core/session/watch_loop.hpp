@@ -9,8 +9,11 @@
 //  - While the user's calls are running it leaves the socket to them (they
 //    see an ended session themselves) and only keeps time, so the hot path
 //    pays nothing for the watchdog.
+//  - Releases a lock handle's destructor left run as soon as it can take
+//    the connection without waiting for it (a wait on the server may hold it
+//    long); until then it looks again often.
 //
-// on_readable and heartbeat run with the session's mutex held.
+// on_readable, heartbeat and run_pending run with the session's mutex held.
 #pragma once
 
 #include <atomic>
@@ -47,6 +50,8 @@ struct WatchHooks {
     std::function<bool()> connected;    // false: the connection is closed, stop
     std::function<void()> on_readable;  // the idle socket became readable
     std::function<void()> heartbeat;    // a heartbeat is due
+    std::function<bool()> pending;      // releases are waiting for the connection (PendingUnlocks)...
+    std::function<void()> run_pending;  // ...and running them
 };
 
 // The name a watchdog thread has (ps -L, top -H, gdb).

@@ -12,26 +12,13 @@
 
 #include "advlock.h"
 #include "support/targets.hpp"
+#include "support/small_stack.hpp"
 #include "support/temp_directory.hpp"
+
+using advlock::test::on_small_stack;
 
 namespace {
 
-constexpr std::size_t kSmallStack = 128 * 1024;
-
-// Runs body on a new thread whose stack is kSmallStack bytes.
-void on_small_stack(std::function<void()> body) {
-    pthread_attr_t attributes;
-    ASSERT_EQ(pthread_attr_init(&attributes), 0);
-    ASSERT_EQ(pthread_attr_setstacksize(&attributes, kSmallStack), 0);
-    pthread_t thread;
-    const auto run = [](void *argument) -> void * {
-        (*static_cast<std::function<void()> *>(argument))();
-        return nullptr;
-    };
-    ASSERT_EQ(pthread_create(&thread, &attributes, run, &body), 0);
-    ASSERT_EQ(pthread_join(thread, nullptr), 0);
-    pthread_attr_destroy(&attributes);
-}
 
 std::string dotted_key(int segments) {
     std::string key = "a";

@@ -15,10 +15,13 @@
 #include "config/config_file.hpp"
 #include "duration_text.hpp"
 #include "error.hpp"
+#include "support/small_stack.hpp"
 #include "support/temp_directory.hpp"
 #include "toml/toml_reader.hpp"
 
 using advlock::cli::ConfigFile;
+
+using advlock::test::on_small_stack;
 
 namespace {
 
@@ -51,20 +54,6 @@ void expect_no_piece_of(const std::string &secret, const std::string &text) {
     }
 }
 
-// Runs body on a new thread with a 128 KB stack, as a thread pool may give.
-void on_small_stack(std::function<void()> body) {
-    pthread_attr_t attributes;
-    ASSERT_EQ(pthread_attr_init(&attributes), 0);
-    ASSERT_EQ(pthread_attr_setstacksize(&attributes, 128 * 1024), 0);
-    pthread_t thread;
-    const auto run = [](void *argument) -> void * {
-        (*static_cast<std::function<void()> *>(argument))();
-        return nullptr;
-    };
-    ASSERT_EQ(pthread_create(&thread, &attributes, run, &body), 0);
-    ASSERT_EQ(pthread_join(thread, nullptr), 0);
-    pthread_attr_destroy(&attributes);
-}
 
 }  // namespace
 
@@ -189,6 +178,26 @@ TEST(ConfigFile, PasswordsInInvalidLinesAreNotShown) {
         EXPECT_EQ(message.rfind("advlock.toml:4: ", 0), 0u) << message;
         expect_no_piece_of(password, message);
     }
+    // A line too long to search for passwords is not quoted at all.
+    const std::string long_line = error_for("database = x password=y " + std::string(5000, 'z') + "\n");
+    EXPECT_NE(long_line.find("bytes, not shown"), std::string::npos) << long_line;
+}
+
+TEST(ConfigFile, PasswordsMadeOfAsterisksDoNotMultiplyTheMessage) {
+    // Found by fuzz_config: each all-'*' secret matched redact()'s own
+    // "********" again, so the message grew eightfold per secret.
+    std::string line = "database = **";
+    for (int i = 1; i <= 12; ++i) line += " password=" + std::string(static_cast<std::size_t>(i), '*');
+    const std::string message = error_for(line + "\n");
+    EXPECT_EQ(message.rfind("advlock.toml:1: unexpected value", 0), 0u) << message;
+    EXPECT_LT(message.size(), 400u);
+    // The input fuzz_config found (secrets from the line and from its value,
+    // short ones first): minutes before, milliseconds now.
+    std::ifstream found(std::string(ADVLOCK_TEST_DATA_DIR) + "/../fuzz/corpus/config/slow-asterisk-passwords",
+                        std::ios::binary);
+    const std::string slow((std::istreambuf_iterator<char>(found)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(slow.empty());
+    EXPECT_LT(error_for(slow).size(), 400u);
     // A line too long to search for passwords is not quoted at all.
     const std::string long_line = error_for("database = x password=y " + std::string(5000, 'z') + "\n");
     EXPECT_NE(long_line.find("bytes, not shown"), std::string::npos) << long_line;

@@ -22,6 +22,7 @@
 #include "local/local_session.hpp"
 #include "postgres/pg_session.hpp"
 #include "session/held_lock.hpp"
+#include "support/pg_lock_rows.hpp"
 #include "support/temp_directory.hpp"
 #include "support/test_postgres.hpp"
 
@@ -82,17 +83,8 @@ protected:
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
             return;
         }
-        Psql psql;
-        const std::string sql =
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = $1::int "
-            "AND ((classid::bigint << 32) | objid::bigint) = $2::bigint";
-        const std::vector<std::string> params{std::to_string(session.server_session_id()),
-                                              std::to_string(key.bigint_value())};
-        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kGenerousMs);
-        while (psql.value(sql, params) == "0") {
-            ASSERT_LT(std::chrono::steady_clock::now(), until) << "the wait never showed in pg_locks";
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
+        ASSERT_TRUE(advlock::test::until_pg_lock_row(session.server_session_id(), key.bigint_value(), "waiting"))
+            << "the wait never showed in pg_locks";
     }
 
     TempDirectory directory_;

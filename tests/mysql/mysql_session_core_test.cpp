@@ -13,6 +13,7 @@
 #include "mysql/mysql_connection.hpp"
 #include "mysql/mysql_session.hpp"
 #include "mysql/mysql_url.hpp"
+#include "session/held_lock.hpp"
 #include "support/lost_message.hpp"
 #include "support/test_mariadb.hpp"
 
@@ -120,6 +121,38 @@ TEST(MysqlSessionCore, CloseFromAnotherThreadEndsAServerWait) {
     EXPECT_THROW(session->check(), core::Misuse);
     auto next = MysqlSession::open(mariadb_url(), {});
     EXPECT_TRUE(next->try_lock(mine, LockMode::Exclusive)) << "closing released the session's lock";
+}
+
+// Freeing an unreleased lock handle (a finalizer) never waits for a GET_LOCK
+// wait on another thread of the session; the release follows once it ends.
+TEST(MysqlSessionCore, FreeingAnUnreleasedLockNeverWaitsForAServerWait) {
+    auto holder = MysqlSession::open(mariadb_url(), {});
+    auto session = MysqlSession::open(mariadb_url(), {});
+    const LockTarget wanted = LockTarget::named(unique_name("finalizer_wait"));
+    const LockTarget freed = LockTarget::named(unique_name("finalizer_freed"));
+    ASSERT_TRUE(holder->try_lock(wanted, LockMode::Exclusive));
+    auto unreleased = std::make_unique<core::HeldLock>(session, freed, LockMode::Exclusive);
+    ASSERT_TRUE(unreleased->acquire(core::AcquireOptions{}));
+    auto waited = std::async(std::launch::async, [&] { return session->lock(wanted, LockMode::Exclusive, -1); });
+    Admin admin;
+    const std::string me = std::to_string(session->server_session_id());
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (admin.value("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = " + me +
+                       " AND INFO LIKE 'SELECT GET_LOCK%'") == std::optional<std::string>("0")) {
+        ASSERT_LT(std::chrono::steady_clock::now(), until) << "the wait never showed in the process list";
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    auto destroyed = std::async(std::launch::async, [&] { unreleased.reset(); });
+    const bool returned = destroyed.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+    EXPECT_TRUE(returned) << "freeing an unreleased lock waited for the connection";
+    holder->unlock(wanted, LockMode::Exclusive);
+    ASSERT_EQ(waited.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+    EXPECT_TRUE(waited.get());
+    const std::string name = session->lock_name(freed);
+    while (admin.holder_of(name) != "free") {
+        ASSERT_LT(std::chrono::steady_clock::now(), until) << "the deferred release never reached the server";
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
 }
 
 }  // namespace

@@ -11,8 +11,8 @@
 # Everything that decides about locks happens in the advlock C library (the
 # same one the advlock command and the Python and Java bindings use).
 require "pathname"
-require_relative "advlock/errors"
 require "advlock/native"
+require_relative "advlock/errors" # its classes come from the native status table
 require_relative "advlock/key"
 require_relative "advlock/registry"
 require_relative "advlock/lock"

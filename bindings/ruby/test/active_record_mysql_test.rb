@@ -74,7 +74,7 @@ class ActiveRecordMysqlTest < Minitest::Test
     ran = Job.with_advisory_lock("hourly_batch", timeout_seconds: 0) do
       assert_equal 0, raw.query("SELECT GET_LOCK('hourly_batch', 0)").first.values.first
       session = Advlock::ActiveRecord.session(Job)
-      assert_equal session.backend_pid, raw.query("SELECT IS_USED_LOCK('hourly_batch')").first.values.first
+      assert_equal session.server_id, raw.query("SELECT IS_USED_LOCK('hourly_batch')").first.values.first
       assert_equal "hourly_batch", Job.current_advisory_lock
       :ran
     end

@@ -194,7 +194,7 @@ class ActiveRecordTest < Minitest::Test
     assert_raises(Advlock::LockLost) do
       Invoice.with_advisory_lock("doomed") do
         session = Advlock::ActiveRecord.session(Invoice)
-        terminate(session.backend_pid)
+        terminate(session.server_id)
         wait_until("the watchdog") { session.lost? }
       end
     end

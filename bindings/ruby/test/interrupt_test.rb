@@ -18,7 +18,7 @@ class InterruptTest < Minitest::Test
     session = Advlock.connect(ARGV[0])
     session.on_lost { |why| warn why } if ARGV[2] == "on_lost"
     key = Advlock::Key.parse(ARGV[1])
-    puts session.backend_pid
+    puts session.server_id
     $stdout.flush
     begin
       session.with_lock(key) { puts "granted" }
@@ -60,7 +60,7 @@ class InterruptTest < Minitest::Test
                                             password: URI.decode_www_form_component(uri.password))
     class Job < ActiveRecord::Base; end
     session = Advlock::ActiveRecord.session(Job)
-    puts session.backend_pid
+    puts session.server_id
     $stdout.flush
     begin
       Job.with_advisory_lock(ARGV[1]) { puts "granted" }
@@ -97,7 +97,7 @@ class InterruptTest < Minitest::Test
       lock = holder.try_lock(key)
       Advlock.connect(AdvlockTest.url) do |waiter|
         waiter.on_lost { |_why| nil }
-        pid = waiter.backend_pid
+        pid = waiter.server_id
         %i[raise kill].each do |how|
           thread = Thread.new do
             Thread.current.report_on_exception = false
@@ -124,7 +124,7 @@ class InterruptTest < Minitest::Test
     Advlock.connect(AdvlockTest.url) do |holder|
       lock = holder.try_lock(key)
       Advlock.connect(AdvlockTest.url) do |waiter|
-        pid = waiter.backend_pid
+        pid = waiter.server_id
         thread = Thread.new { waiter.with_lock(key) { :granted } }
         wait_until("the thread to wait for the lock") { waiting_pids(key).include?(pid) }
         first = wait_start(key, pid)

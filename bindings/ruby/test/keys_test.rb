@@ -74,16 +74,6 @@ class KeysTest < Minitest::Test
     assert error.message.start_with?("bad.toml:2"), error.message
   end
 
-  def test_unsafe_targets_share_their_base
-    { -10 => Advlock::StandbyTarget, -11 => Advlock::ReadOnlyTarget, -12 => Advlock::PoolerTarget,
-      -21 => Advlock::ClusterTarget, -22 => Advlock::UnsafeLockDirectory }.each do |status, error_class|
-      error = Advlock::Error.for_status(status, "m", "")
-      assert_instance_of error_class, error
-      assert_kind_of Advlock::UnsafeTarget, error
-      assert_equal status, error.status
-    end
-  end
-
   def test_version_matches_the_c_library_and_gemspec
     header = File.read(File.join(REPO, "capi/include/advlock/version.h"))
     version = %w[MAJOR MINOR PATCH].map { |part| header[/ADVLOCK_VERSION_#{part} (\d+)/, 1] }.join(".")

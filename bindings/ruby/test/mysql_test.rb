@@ -25,20 +25,20 @@ class MysqlTest < Minitest::Test
     Advlock.connect(@url) do |session|
       lock = session.try_lock(name)
       assert lock&.held?
-      assert_equal session.backend_pid.to_s, holder_of(name)
+      assert_equal session.server_id.to_s, holder_of(name)
       lock.release
       assert_equal "NULL", holder_of(name)
       # Every way of naming a lock reaches the server as the name.
       [name.to_sym, Advlock::Key.from_name(name), Advlock::Key.parse("name:#{name}")].each do |key|
         session.with_lock!(key, timeout: 0) do
-          assert_equal session.backend_pid.to_s, holder_of(name), key.inspect
+          assert_equal session.server_id.to_s, holder_of(name), key.inspect
         end
       end
     end
     entry = "report_#{UNIQUE}"
     registry = Advlock::Registry.parse("[locks.#{entry}]\ndescription = \"no key of its own\"\n", "t.toml")
     Advlock.connect(@url, registry: registry) do |session|
-      session.with_lock!(entry, timeout: 0) { assert_equal session.backend_pid.to_s, holder_of(entry) }
+      session.with_lock!(entry, timeout: 0) { assert_equal session.server_id.to_s, holder_of(entry) }
     end
   end
 
@@ -48,7 +48,7 @@ class MysqlTest < Minitest::Test
       Advlock.connect(@url) do |asker|
         holder.with_lock!(name, timeout: 0) do
           rows = asker.holders(name)
-          assert_equal [holder.backend_pid], rows.map(&:pid)
+          assert_equal [holder.server_id], rows.map(&:server_id)
           assert rows.first.granted
           refute rows.first.is_self
           assert_equal name, rows.first.name
@@ -73,7 +73,7 @@ class MysqlTest < Minitest::Test
         lock.release
         again = second.try_lock(name)
         refute_nil again
-        assert_equal second.backend_pid.to_s, holder_of(name)
+        assert_equal second.server_id.to_s, holder_of(name)
         again.release
       end
     end
@@ -82,10 +82,10 @@ class MysqlTest < Minitest::Test
   def test_keys_are_held_as_advlock_key_text
     Advlock.connect(@url) do |session|
       session.with_lock!(Advlock::Key.pair(100, Process.pid), timeout: 0) do
-        assert_equal session.backend_pid.to_s, holder_of("advlock:100:#{Process.pid}")
+        assert_equal session.server_id.to_s, holder_of("advlock:100:#{Process.pid}")
       end
       session.with_lock!(Advlock::Key.bigint(-Process.pid), timeout: 0) do
-        assert_equal session.backend_pid.to_s, holder_of("advlock:-#{Process.pid}")
+        assert_equal session.server_id.to_s, holder_of("advlock:-#{Process.pid}")
       end
     end
   end
@@ -97,14 +97,14 @@ class MysqlTest < Minitest::Test
       assert_equal(-4, error.status)
       assert_includes error.message, "at most 64"
       longest = prefix + ("x" * (64 - prefix.size))
-      session.with_lock!(longest, timeout: 0) { assert_equal session.backend_pid.to_s, holder_of(longest) }
+      session.with_lock!(longest, timeout: 0) { assert_equal session.server_id.to_s, holder_of(longest) }
     end
   end
 
   def test_scope_prefixes_names
     name = "daily_sales_#{UNIQUE}"
     Advlock.connect("#{@url}#{@url.include?('?') ? '&' : '?'}scope=billing") do |session|
-      session.with_lock!(name, timeout: 0) { assert_equal session.backend_pid.to_s, holder_of("billing:#{name}") }
+      session.with_lock!(name, timeout: 0) { assert_equal session.server_id.to_s, holder_of("billing:#{name}") }
     end
   end
 
@@ -122,7 +122,7 @@ class MysqlTest < Minitest::Test
     lock = session.try_lock(name)
     refute_nil lock
     refute session.lost?
-    admin_sql("KILL CONNECTION #{session.backend_pid}")
+    admin_sql("KILL CONNECTION #{session.server_id}")
     wait_until("the on_lost block", limit: 120) { !reasons.empty? }
     assert_equal 1, reasons.size
     assert session.lost?

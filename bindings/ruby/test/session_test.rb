@@ -59,10 +59,26 @@ class SessionTest < Minitest::Test
       thread.report_on_exception = false
       wait_until("the waiter") { holder.holders("close_while_waiting").any? { |h| !h.granted } }
       waiter.close
-      assert_raises(Advlock::Canceled) { thread.join }
+      error = assert_raises(Advlock::Misuse) { thread.join } # the C library's word for "closed"
+      assert_includes error.message, "closed during the wait"
       assert waiter.closed?
       assert held.held?
     end
+  end
+
+  # A wait in the process, for another Lock of the same session (no server
+  # wait to see), ends too, though the Lock it waits for is never released
+  # (Misuse whether the close came during the wait or before it).
+  def test_close_from_another_thread_ends_a_wait_for_another_owner
+    session = Advlock.connect(AdvlockTest.url)
+    held = session.lock("close_in_process", timeout: 0)
+    thread = Thread.new { session.lock("close_in_process") }
+    thread.report_on_exception = false
+    wait_until("the thread to wait") { thread.status == "sleep" }
+    session.close
+    assert_raises(Advlock::Misuse) { thread.join }
+    refute held.held?
+    assert_raises(Advlock::Misuse) { held.release }
   end
 
   def test_shared_locks_and_holders

@@ -64,7 +64,7 @@ module AdvlockTest
       require "advlock"
       Advlock.connect(ARGV[0], application_name: "ruby-child") do |s|
         lock = s.try_lock(Advlock::Key.parse(ARGV[1]))
-        puts "\#{lock ? 'held' : 'busy'} \#{s.backend_pid}"
+        puts "\#{lock ? 'held' : 'busy'} \#{s.server_id}"
         $stdout.flush
         $stdin.read
       end

@@ -19,7 +19,6 @@
 #include <string>
 
 #include "advlock_swig.hpp"
-#include "advlock_ruby_notifier.hpp"
 #include "advlock_ruby_wait.hpp"
 
 /* Raises Advlock::Error.for_status(status, message, sqlstate): the Ruby side
@@ -32,15 +31,10 @@ static void advlock_raise(int status, const char *message, const char *sqlstate)
     rb_exc_raise(error);
 }
 
-/* Unblocking function of wait_until_lost (a runtime taking its thread back). */
-static void advlock_stop_watching(void *session) {
-    static_cast<advlock_swig::Session *>(session)->stop_waiting_until_lost();
-}
-
-static void advlock_without_gvl(std::function<void()> body, rb_unblock_function_t *unblock, void *session) {
+static void advlock_without_gvl(std::function<void()> body) {
     advlock_ruby::native_call call;
     call.body = std::move(body);
-    rb_thread_call_without_gvl(advlock_ruby::run_native_call, &call, unblock, session);
+    rb_thread_call_without_gvl(advlock_ruby::run_native_call, &call, RUBY_UBF_IO, nullptr);
     if (call.failure) std::rethrow_exception(call.failure);
 }
 
@@ -52,12 +46,9 @@ static std::int64_t advlock_time_left(std::int64_t timeout_ms, std::chrono::stea
 }
 %}
 
-%freefunc advlock_swig::Session "advlock_ruby::free_session";
-%extend advlock_swig::Session {
-    /* Write why the locks were lost to fd (nothing when the session closes),
-       then close fd, from a thread of advlock's. At most once per session. */
-    void notify_lost_to(int fd) { advlock_ruby::notify_lost_to($self, fd); }
-}
+/* Ruby waits for a loss with IO.select on loss_fd (lib/advlock/session.rb),
+   never in a native call holding a thread: see watch_for_loss there. */
+%ignore advlock_swig::Session::wait_until_lost;
 
 #define ADVLOCK_RAISE_CONTEXT
 %define ADVLOCK_LEAVE
@@ -73,19 +64,18 @@ static std::int64_t advlock_time_left(std::int64_t timeout_ms, std::chrono::stea
 
 /* These wait on the network without a result to give back: run them without
    the GVL; Ruby raises a pending interrupt when they return. */
-%define ADVLOCK_NOGVL(method, unblock, session)
+%define ADVLOCK_NOGVL(method)
 %exception method {
     try {
-        advlock_without_gvl([&]() { $action }, unblock, session);
+        advlock_without_gvl([&]() { $action });
     } ADVLOCK_CATCH
 }
 %enddef
-ADVLOCK_NOGVL(advlock_swig::Session::verify, RUBY_UBF_IO, nullptr)
-ADVLOCK_NOGVL(advlock_swig::Session::holders, RUBY_UBF_IO, nullptr)
-ADVLOCK_NOGVL(advlock_swig::Session::close, RUBY_UBF_IO, nullptr)
-ADVLOCK_NOGVL(advlock_swig::Session::wait_until_lost, advlock_stop_watching, arg1)
-ADVLOCK_NOGVL(advlock_swig::Lock::release, RUBY_UBF_IO, nullptr)
-ADVLOCK_NOGVL(advlock_swig::Lock::verify, RUBY_UBF_IO, nullptr)
+ADVLOCK_NOGVL(advlock_swig::Session::verify)
+ADVLOCK_NOGVL(advlock_swig::Session::holders)
+ADVLOCK_NOGVL(advlock_swig::Session::close)
+ADVLOCK_NOGVL(advlock_swig::Lock::release)
+ADVLOCK_NOGVL(advlock_swig::Lock::verify)
 
 /* These return a new session or lock. When Ruby wants the thread back
    meanwhile, what they returned is given back (a granted lock released, a

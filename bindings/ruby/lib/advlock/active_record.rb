@@ -104,7 +104,7 @@ module Advlock
         result = with_advisory_lock_result(lock_name, options, &block)
         return result.result if result.lock_was_acquired?
 
-        raise NotAcquired.new("with_advisory_lock!: could not acquire #{lock_name.inspect}", status: 1)
+        raise NotAcquired, "with_advisory_lock!: could not acquire #{lock_name.inspect}"
       end
 
       # Result#lock_was_acquired? and Result#result.
@@ -197,8 +197,8 @@ module Advlock
       # transaction: true — on this model's own connection, inside its open transaction.
       def advlock_transaction_lock(key, options)
         unless connection.transaction_open?
-          raise Misuse.new("with_advisory_lock(transaction: true) needs an open transaction " \
-                           "(wrap it in #{name}.transaction { ... })", status: -8)
+          raise Misuse, "with_advisory_lock(transaction: true) needs an open transaction " \
+                        "(wrap it in #{name}.transaction { ... })"
         end
         timeout = options[:timeout_seconds]
         shared = options[:shared] ? true : false
@@ -209,8 +209,8 @@ module Advlock
           return true
         end
         unless timeout.zero?
-          raise Unsupported.new("with_advisory_lock(transaction: true) takes timeout_seconds: 0 (try) or nil " \
-                                "(wait); a timed wait would need a savepoint in your transaction", status: -19)
+          raise Unsupported, "with_advisory_lock(transaction: true) takes timeout_seconds: 0 (try) or nil " \
+                             "(wait); a timed wait would need a savepoint in your transaction"
         end
         answer = connection.select_value(key.sql(:try_xact_lock, shared: shared))
         key.sql_result(:try_xact_lock, [true, "t"].include?(answer))

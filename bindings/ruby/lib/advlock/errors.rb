@@ -9,45 +9,60 @@ module Advlock
 
     def initialize(message = nil, status: nil, sqlstate: "")
       super(message)
-      @status = status || self.class.default_status
+      @status = status || self.class.status
       @sqlstate = sqlstate
     end
 
-    class << self
-      attr_writer :default_status
+    # The status's name in advlock.h ("ADVLOCK_ELOST"), or nil.
+    def status_name = Error::BY_STATUS[status]&.status_name
 
-      def default_status
-        @default_status || -1
-      end
+    class << self
+      # The C ABI's status this class stands for, its name in advlock.h and
+      # its one-line summary, from the status table; nil for the bases
+      # (Error, UnsafeTarget), which stand for no one status.
+      attr_reader :status, :status_name, :summary
 
       # The exception for a status; the native extension calls this.
       def for_status(status, message, sqlstate)
         (BY_STATUS[status] || Error).new(message, status: status, sqlstate: sqlstate)
       end
+
+      # The exception a server error with this SQLSTATE means, for SQL run
+      # through another driver (ActiveRecord, ruby-pg), as advlock maps its own.
+      def for_sqlstate(sqlstate, message)
+        for_status(Native.status_from_sqlstate(sqlstate.to_s), message, sqlstate.to_s)
+      end
+
+      # @api private: one class per row of the status table.
+      def define_status(row)
+        @status = row.status
+        @status_name = row.name
+        @summary = row.summary
+        self
+      end
     end
   end
 
-  {
-    NotAcquired: 1, InternalError: -1, OutOfMemory: -2, InvalidArgument: -3, BadKey: -4,
-    RegistryError: -5, NotFound: -6, FileError: -7, Misuse: -8, ConnectError: -9, UnsafeTarget: -10,
-    LockLost: -13, Canceled: -14, CapacityError: -15, Deadlock: -16, PermissionDenied: -17,
-    ServerError: -18, Unsupported: -19, ConfigError: -20
-  }.each do |name, status|
-    const_set(name, Class.new(Error)).default_status = status
-  end
-  # The server is one where locks would exclude no one; refused unless opted in.
-  # ClusterTarget: a node of a multi-primary cluster (MySQL Galera; allow_cluster=true in the URL).
-  # UnsafeLockDirectory: the host-local lock directory or a lock file in it could be replaced by another user.
-  { StandbyTarget: -10, ReadOnlyTarget: -11, PoolerTarget: -12, ClusterTarget: -21,
-    UnsafeLockDirectory: -22 }.each do |name, status|
-    const_set(name, Class.new(UnsafeTarget)).default_status = status
-  end
+  # The server is one where locks would exclude no one (a standby, a pooler, a
+  # read-only server, a node of a multi-primary cluster, an unsafe lock
+  # directory); refused unless opted in. The base of those classes.
+  class UnsafeTarget < Error; end
 
-  Error::BY_STATUS = {
-    1 => NotAcquired, -1 => InternalError, -2 => OutOfMemory, -3 => InvalidArgument, -4 => BadKey,
-    -5 => RegistryError, -6 => NotFound, -7 => FileError, -8 => Misuse, -9 => ConnectError,
-    -10 => StandbyTarget, -11 => ReadOnlyTarget, -12 => PoolerTarget, -13 => LockLost, -14 => Canceled,
-    -15 => CapacityError, -16 => Deadlock, -17 => PermissionDenied, -18 => ServerError, -19 => Unsupported,
-    -20 => ConfigError, -21 => ClusterTarget, -22 => UnsafeLockDirectory
-  }.freeze
+  # The classes come from the C library's status table (advlock/status_table.h),
+  # so no status number is restated here: the class is the table's class_name
+  # (LockLost), derived from its parent's class. "none" is an outcome that is
+  # not an error in C (NotAcquired), which Ruby raises as an Error all the same
+  # (with_lock!, lock); ADVLOCK_OK is success and has no class.
+  PARENTS = { "error" => Error, "unsafe_target" => UnsafeTarget, "none" => Error }.freeze
+  private_constant :PARENTS
+
+  Error::BY_STATUS = Native.status_table.each_with_object({}) do |row, by_status|
+    next if row.kind == "ok"
+
+    parent = PARENTS.fetch(row.parent) do
+      raise LoadError, "advlock: status #{row.name} derives from #{row.parent.inspect}, " \
+                       "which the Ruby binding does not know (add it to PARENTS in #{__FILE__})"
+    end
+    by_status[row.status] = const_set(row.class_name, Class.new(parent)).define_status(row)
+  end.freeze
 end

@@ -7,27 +7,28 @@ module Advlock
   #
   # A key made from a name keeps the name (#name): a MySQL or MariaDB session
   # locks the name itself (GET_LOCK('daily_sales')), where PostgreSQL locks
-  # its number. Equality compares the numbers only.
+  # its number. Equality compares the numbers only. Which keys keep a name is
+  # the C library's answer: a Key wraps its lock target as the C ABI gave it.
   class Key
     # name: the name the key was made from (from_name, "name:TEXT", a registry
-    # entry without a key of its own), else nil.
+    # entry without a key of its own, a holder row locking its name), else nil.
     attr_reader :k1, :k2, :bigint, :name
 
-    def self.bigint(value) = new(bigint: value)
-    def self.pair(k1, k2) = new(k1: k1, k2: k2)
+    def self.bigint(value) = new(Native::NativeKey.bigint(int(value, 64, "a bigint key")))
+
+    def self.pair(k1, k2)
+      new(Native::NativeKey.pair(int(k1, 32, "the first number of a pair key"),
+                                 int(k2, 32, "the second number of a pair key")))
+    end
 
     # advlock's frozen scheme (SHA-256 of "advlock:" + name); the key keeps the name.
-    def self.from_name(name)
-      from_native(Native::NativeKey.from_name(text(name)))
-    end
+    def self.from_name(name) = new(Native::NativeKey.from_name(text(name)))
 
     # The with_advisory_lock gem's scheme: [crc32(name) & 0x7fffffff, prefix & 0x7fffffff].
-    def self.from_name_compat(name, prefix = 0) = from_native(Native::NativeKey.from_name_compat(text(name), prefix))
+    def self.from_name_compat(name, prefix = 0) = new(Native::NativeKey.from_name_compat(text(name), prefix))
 
     # "100:1", "-42" or "name:TEXT" (which keeps the name).
-    def self.parse(text)
-      from_native(Native::NativeKey.parse(text(text)))
-    end
+    def self.parse(text) = new(Native::NativeKey.parse(text(text)))
 
     # A Key from what the API accepts: a Key, a name (String or Symbol; looked
     # up in registry when given), an Integer (bigint) or [k1, k2].
@@ -44,15 +45,16 @@ module Advlock
       end
     end
 
-    # name: is for Key.from_name / Key.parse / Registry#key (@api private).
-    def initialize(bigint: nil, k1: nil, k2: nil, name: nil)
-      if bigint.nil?
-        @k1 = int(k1, 32, "the first number of a pair key")
-        @k2 = int(k2, 32, "the second number of a pair key")
+    # @api private: native is a Native::NativeKey (a key and the name it keeps).
+    def initialize(native)
+      @native = native
+      if native.is_pair
+        @k1 = native.k1
+        @k2 = native.k2
       else
-        @bigint = int(bigint, 64, "a bigint key")
+        @bigint = native.bigint_value
       end
-      @name = name&.dup&.freeze
+      @name = native.has_name ? native.name.freeze : nil
       freeze
     end
 
@@ -63,43 +65,35 @@ module Advlock
     alias eql? ==
     def hash = [k1, k2, bigint].hash
 
+    # Marshal keeps the key as text Key.parse reads back ("name:TEXT" for a
+    # named key, which keeps the name); the native target is not data.
+    def marshal_dump = name ? "name:#{name}" : to_s
+    def marshal_load(text) = initialize(Native::NativeKey.parse(text))
+
     # The statement advlock would run for this key (kind: try_lock, lock,
     # unlock, try_xact_lock, xact_lock), for running it on another connection.
-    def sql(kind, shared: false) = with_native { |k| k.sql(kind.to_s, shared) }
+    def sql(kind, shared: false) = @native.sql(kind.to_s, shared)
     # What that statement's boolean answer means (raises LockLost for a failed unlock).
-    def sql_result(kind, answer) = with_native { |k| k.sql_result(kind.to_s, answer ? true : false) }
+    def sql_result(kind, answer) = @native.sql_result(kind.to_s, answer ? true : false)
+
+    # @api private: the target to hand the C library.
+    def with_native = yield(@native)
 
     # @api private
-    # A named key reaches the core as its name: MySQL locks names, not numbers.
-    def with_native
-      native = if name then Native::NativeKey.from_name(name)
-               elsif pair? then Native::NativeKey.pair(k1, k2)
-               else Native::NativeKey.bigint(bigint)
-               end
-      yield native
-    end
-
-    # @api private
-    # The core decides which keys keep a name (advlock.hpp's rule); this keeps what it says.
-    def self.from_native(native)
-      name = native.has_name ? native.name : nil
-      native.is_pair ? new(k1: native.k1, k2: native.k2, name: name) : new(bigint: native.bigint_value, name: name)
-    end
+    def self.from_native(native) = new(native)
 
     def self.text(value)
       raise InvalidArgument, "a lock name or key text is a String, got nil" if value.nil?
       value.to_s
     end
-    private_class_method :text
 
-    private
-
-    def int(value, bits, what)
+    def self.int(value, bits, what)
       raise TypeError, "#{what} must be an Integer, got #{value.class}" unless value.is_a?(Integer)
       limit = 2**(bits - 1)
       return value if value >= -limit && value < limit
 
-      raise BadKey.new("#{what} must fit in #{bits == 32 ? 'int4' : 'int8'}, got #{value}", status: -4)
+      raise BadKey, "#{what} must fit in #{bits == 32 ? 'int4' : 'int8'}, got #{value}"
     end
+    private_class_method :text, :int
   end
 end

@@ -2,7 +2,8 @@
 
 module Advlock
   # One held lock. #ensure_held costs no round trip: call it in the job's
-  # loops; it raises LockLost once the lock is known lost.
+  # loops; it raises LockLost once the lock is known lost. Its state (held,
+  # released, its session closed) is the C library's.
   class Lock
     attr_reader :key, :session
 
@@ -11,24 +12,18 @@ module Advlock
       @native = native
       @key = key
       @shared = shared
-      @released = false
     end
 
     def shared? = @shared
 
     # Release now. Raises LockLost when the lock had been lost (the work done
-    # under it may have overlapped another holder), Misuse when already released.
-    def release
-      raise Misuse.new("Advlock::Lock#release: the lock #{key} was already released", status: -8) if @released
-
-      @released = true
-      @session.send(:native_call) { @native.release }
-    end
-
-    def ensure_held = @session.send(:native_call) { @native.check }
-    def verify(strict: false) = @session.send(:native_call) { @native.verify(strict) }
-    def held? = !@released && !@session.closed? && @native.held
-    def released? = @released
+    # under it may have overlapped another holder), Misuse when already
+    # released or the session is closed. Either way it is released afterwards.
+    def release = @native.release
+    def ensure_held = @native.check
+    def verify(strict: false) = @native.verify(strict)
+    # Not released, its session neither closed nor known to have lost it.
+    def held? = @native.held
     def inspect = "#<Advlock::Lock #{key}#{' shared' if shared?}#{held? ? ' held' : ' not held'}>"
   end
 end

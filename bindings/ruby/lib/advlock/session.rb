@@ -2,7 +2,8 @@
 
 module Advlock
   # A session holding or waiting for an advisory lock, from pg_locks and pg_stat_activity.
-  Holder = Struct.new(:key, :name, :shared, :granted, :pid, :is_self, :user, :application_name,
+  # server_id: the server's id for that session (pg_backend_pid(), MySQL's connection id).
+  Holder = Struct.new(:key, :name, :shared, :granted, :server_id, :is_self, :user, :application_name,
                       :client_addr, :backend_start, :wait_start, :details_hidden, keyword_init: true)
 
   # What Session#holders answers: the Holders the server showed, and #note,
@@ -26,6 +27,8 @@ module Advlock
   # keeps busy until it ends (a wait for another Lock of the session does
   # not). Waits run without the GVL; Thread#raise, Thread#kill, Ctrl-C and
   # Timeout end the waiting thread's wait only, and never leave a lock behind.
+  # Any thread may close it, ending the others' waits; every call afterwards
+  # raises Misuse (the C library keeps that state, not this class).
   class Session
     attr_reader :registry
 
@@ -60,8 +63,8 @@ module Advlock
     def lock(key, timeout: nil, shared: false, reentrant: false)
       ms = timeout.nil? ? -1 : milliseconds(timeout, "timeout")
       take(key, shared, ms, reentrant) or
-        raise NotAcquired.new("lock #{Key.coerce(key, @registry)} is held by another owner" \
-                              "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}", status: 1)
+        raise NotAcquired, "lock #{Key.coerce(key, @registry)} is held by another owner" \
+                           "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}"
     end
 
     # Runs the block holding the lock and returns its value; false when the
@@ -98,9 +101,10 @@ module Advlock
       end
     end
 
-    def cancel = native_call { @native.cancel }
-    # No round trip: raises LockLost once the session's locks are known lost.
-    def check = native_call { @native.check }
+    def cancel = @native.cancel
+    # No round trip: raises LockLost once the session's locks are known lost,
+    # Misuse once the session is closed.
+    def check = @native.check
     def lost?
       check
       false
@@ -109,46 +113,59 @@ module Advlock
     end
 
     # One round trip proving this is still the session that took its locks.
-    def verify = native_call { @native.verify }
-    def backend_pid = native_call { @native.backend_pid }
+    def verify = @native.verify
+    # The server's id for this session: pg_backend_pid() on PostgreSQL, the
+    # connection id on MySQL/MariaDB (64-bit there).
+    def server_id = @native.server_id
 
     # Who holds or waits for advisory locks (only key's when given), never by
     # locking: pg_locks on PostgreSQL; on MySQL/MariaDB what the server can
     # show, with Holders#note saying what it could not.
     def holders(key = nil)
       only = key.nil? ? nil : Key.coerce(key, @registry)
-      list = native_call do
-        if only
-          only.with_native { |k| @native.holders(@registry&.native, k) }
-        else
-          @native.holders(@registry&.native, nil)
-        end
-      end
+      list = if only
+               only.with_native { |k| @native.holders(@registry&.native, k) }
+             else
+               @native.holders(@registry&.native, nil)
+             end
       Holders.new(list.rows.map { |h| holder(h) }, list.note)
     end
 
     # Call the block with why, once, when the session's locks are lost (from a
-    # thread of advlock's, never the thread doing the work).
+    # thread of the binding's own, never the thread doing the work); at once
+    # (from that thread) when they already are. Raises Misuse once closed.
     def on_lost(&block)
       raise ArgumentError, "on_lost needs a block" unless block
 
+      lost? # raises Misuse once closed
       @mutex.synchronize do
-        native_call { nil }
         @lost_blocks << block
-        @lost_watcher ||= start_lost_watcher
+        @lost_watcher ||= Thread.new { watch_for_loss }.tap { |thread| thread.name = "advlock on_lost" }
       end
       self
     end
 
-    def closed? = @native.nil?
+    # Whether the session was closed (by any thread), as the C library says.
+    def closed?
+      @native.check
+      false
+    rescue Misuse
+      true
+    rescue LockLost
+      false
+    end
 
-    # Close the connection, releasing every lock; safe twice.
+    # Close the connection, releasing every lock; safe twice, from any thread:
+    # waits in progress on other threads end (Misuse: "closed during the
+    # wait") and every later call raises Misuse. Returns once the on_lost blocks are done, so none runs
+    # after close (unless close is called from one of them). The native
+    # session itself is freed by the garbage collector only, as a thread may
+    # still be returning from a call on it.
     def close
-      native = @mutex.synchronize { @native.tap { @native = nil } }
-      return if native.nil?
-
-      native.close
-      @lost_watcher&.join unless Thread.current == @lost_watcher
+      @native.close
+      watcher = @mutex.synchronize { @lost_watcher }
+      watcher.join if watcher && watcher != Thread.current
+      nil
     end
 
     private
@@ -161,11 +178,9 @@ module Advlock
       k = Key.coerce(key, @registry)
       Thread.handle_interrupt(Object => :never) do
         native = Thread.handle_interrupt(Object => :on_blocking) do
-          native_call do
-            # A cancel token of its own for each wait (advlock_ruby.i), so an
-            # interrupt ends this thread's wait only.
-            k.with_native { |nk| @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil) }
-          end
+          # A cancel token of its own for each wait (advlock_ruby.i), so an
+          # interrupt ends this thread's wait only.
+          k.with_native { |nk| @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil) }
         end
         lock = native && Lock.new(self, native, k, shared)
         give_back_if_interrupted(lock)
@@ -185,55 +200,48 @@ module Advlock
       Thread.handle_interrupt(Object => :immediate) { Thread.pass }
     end
 
-    def native_call
-      native = @native
-      raise Misuse.new("Advlock::Session: the session is closed", status: -8) if native.nil?
+    # The thread behind on_lost. The C library's loss fd turns readable (and
+    # stays so) once the locks are lost or the session is closed; this waits
+    # for it with IO.select, a wait during which Ruby still handles signals:
+    # had it waited in native code, no thread would be left to turn a Ctrl-C
+    # into an Interrupt of a main thread waiting for a lock (Ruby starts its
+    # own helper for that only while the process has one thread). The fd is
+    # the C library's: never closed here (autoclose: false).
+    def watch_for_loss
+      IO.select([IO.for_fd(@native.loss_fd, autoclose: false)])
+      why = loss_reason
+      while (block = next_lost_block)
+        next if why.nil? # closed: nothing was lost
 
-      yield
+        begin
+          block.call(why)
+        rescue StandardError => e
+          warn "advlock: an on_lost block raised #{e.class}: #{e.message}"
+        end
+      end
     end
 
-    # A thread that waits until the locks are lost, then tells the blocks.
-    # advlock's own thread writes why to a pipe (nothing when the session
-    # closes); this one waits on it with IO.select, during which Ruby can still
-    # deliver a Ctrl-C to a thread waiting for a lock (see advlock_ruby.i).
-    def start_lost_watcher
-      reader, writer = IO.pipe
-      begin
-        @native.notify_lost_to(writer.fileno)
-      rescue Exception # rubocop:disable Lint/RescueException -- no notifier: close both ends, re-raise
-        reader.close
-        writer.close
-        raise
-      end
-      writer.autoclose = false # advlock's thread closes it
-      Thread.new(@native) { |native| watch_for_loss(reader, native) }
+    # Why the locks were lost, or nil when the session was closed instead.
+    def loss_reason
+      @native.check
+      warn "advlock: the loss fd turned readable on a session neither lost nor closed; on_lost ends"
+      nil
+    rescue LockLost => e
+      e.message
+    rescue Misuse
+      nil
     end
 
-    # native: kept reachable until advlock's thread is done with it.
-    def watch_for_loss(reader, _native)
-      why = +""
-      loop do
-        IO.select([reader])
-        why << reader.read_nonblock(4096)
-      rescue IO::WaitReadable
-        next
-      rescue EOFError
-        break
-      end
-      reader.close
-      return if why.empty?
-
-      why.force_encoding(Encoding::UTF_8)
-      @lost_blocks.each do |block|
-        block.call(why)
-      rescue StandardError => e
-        warn "advlock: an on_lost block raised #{e.class}: #{e.message}"
-      end
+    # The next block to call (each once), or nil, and then this thread is
+    # done: an on_lost after that starts a new one, which finds the fd
+    # readable at once (the loss is sticky).
+    def next_lost_block
+      @mutex.synchronize { @lost_blocks.shift || (@lost_watcher = nil) }
     end
 
     def holder(h)
       Holder.new(key: Key.from_native(h.key), name: presence(h.lock_name), shared: h.shared, granted: h.granted,
-                 pid: h.pid, is_self: h.is_self, user: presence(h.user),
+                 server_id: h.server_id, is_self: h.is_self, user: presence(h.user),
                  application_name: presence(h.application_name), client_addr: presence(h.client_addr),
                  backend_start: time(h.backend_start_unix_us), wait_start: time(h.wait_start_unix_us),
                  details_hidden: h.details_hidden)
@@ -245,7 +253,7 @@ module Advlock
     def milliseconds(seconds, what)
       return nil if seconds.nil?
       unless seconds.is_a?(Numeric) && seconds >= 0 && seconds <= 2_147_483.647
-        raise InvalidArgument.new("#{what} must be nil or 0 to 2147483.647 seconds, got #{seconds.inspect}", status: -3)
+        raise InvalidArgument, "#{what} must be nil or 0 to 2147483.647 seconds, got #{seconds.inspect}"
       end
 
       (seconds * 1000).ceil

@@ -20,9 +20,9 @@ module Advlock
         return mysql_url(config) if MYSQL_ADAPTERS.include?(adapter)
         return conninfo(config) if POSTGRESQL_ADAPTERS.include?(adapter)
 
-        raise Unsupported.new("with_advisory_lock on advlock: the #{adapter.inspect} adapter has no advisory locks " \
-                              "advlock can take (it takes #{(POSTGRESQL_ADAPTERS + MYSQL_ADAPTERS).join(', ')}); " \
-                              "set Advlock::ActiveRecord.url to a postgresql://, mysql:// or local URL", status: -19)
+        raise Unsupported, "with_advisory_lock on advlock: the #{adapter.inspect} adapter has no advisory locks " \
+                           "advlock can take (it takes #{(POSTGRESQL_ADAPTERS + MYSQL_ADAPTERS).join(', ')}); " \
+                           "set Advlock::ActiveRecord.url to a postgresql://, mysql:// or local URL"
       end
 
       def mysql?(url) = url.to_s.match?(%r{\A(mysql|mariadb)://}i)

@@ -3,6 +3,9 @@ package io.advlock;
 /**
  * Base of every advlock exception. Each subclass stands for one outcome a
  * caller may need to tell apart; catch the class, never parse the message.
+ * Every status of the C ABI's status table has its class (the mapping is read
+ * from that table when the class loads: see Statuses); a status this binding
+ * does not know is an AdvlockException.
  *
  * <p>They are unchecked on purpose: a batch cannot do anything useful about
  * most of them where they are thrown (the job should stop), they pass through
@@ -16,13 +19,21 @@ public class AdvlockException extends RuntimeException {
     private final int status;
     private final String sqlstate;
 
+    /** An exception for a status the table may lack; the subclasses know their own. */
     public AdvlockException(int status, String message, String sqlstate) {
         super(message);
         this.status = status;
         this.sqlstate = sqlstate == null ? "" : sqlstate;
     }
 
-    /** The C ABI's status code (advlock.h), e.g. -13 for ADVLOCK_ELOST. */
+    /** The status is the one the status table gives this exception's class. */
+    protected AdvlockException(String message, String sqlstate) {
+        super(message);
+        this.status = Statuses.statusOf(getClass());
+        this.sqlstate = sqlstate == null ? "" : sqlstate;
+    }
+
+    /** The C ABI's status code (advlock.h's advlock_status, e.g. ADVLOCK_ELOST for a LockLostException). */
     public int status() {
         return status;
     }
@@ -39,27 +50,6 @@ public class AdvlockException extends RuntimeException {
     }
 
     static AdvlockException create(int status, String message, String sqlstate) {
-        switch (status) {
-            case 1: return new NotAcquiredException(status, message, sqlstate);
-            case -3: return new InvalidArgumentException(status, message, sqlstate);
-            case -4: return new BadKeyException(status, message, sqlstate);
-            case -5: return new RegistryException(status, message, sqlstate);
-            case -6: return new NotFoundException(status, message, sqlstate);
-            case -8: return new MisuseException(status, message, sqlstate);
-            case -9: return new ConnectException(status, message, sqlstate);
-            case -10: return new StandbyTargetException(status, message, sqlstate);
-            case -11: return new ReadOnlyTargetException(status, message, sqlstate);
-            case -12: return new PoolerTargetException(status, message, sqlstate);
-            case -13: return new LockLostException(status, message, sqlstate);
-            case -14: return new CanceledException(status, message, sqlstate);
-            case -15: return new CapacityException(status, message, sqlstate);
-            case -16: return new DeadlockException(status, message, sqlstate);
-            case -17: return new PermissionDeniedException(status, message, sqlstate);
-            case -19: return new UnsupportedException(status, message, sqlstate);
-            case -20: return new ConfigException(status, message, sqlstate);
-            case -21: return new ClusterTargetException(status, message, sqlstate);
-            case -22: return new UnsafeLockDirectoryException(status, message, sqlstate);
-            default: return new AdvlockException(status, message, sqlstate);
-        }
+        return Statuses.create(status, message, sqlstate);
     }
 }

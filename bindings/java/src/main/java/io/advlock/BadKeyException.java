@@ -4,7 +4,7 @@ package io.advlock;
 public class BadKeyException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public BadKeyException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public BadKeyException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -4,7 +4,7 @@ package io.advlock;
 public class CanceledException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public CanceledException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public CanceledException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -4,7 +4,7 @@ package io.advlock;
 public class CapacityException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public CapacityException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public CapacityException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -7,7 +7,7 @@ package io.advlock;
 public class ClusterTargetException extends UnsafeTargetException {
     private static final long serialVersionUID = 1L;
 
-    public ClusterTargetException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public ClusterTargetException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

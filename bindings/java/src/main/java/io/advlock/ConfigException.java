@@ -4,7 +4,7 @@ package io.advlock;
 public class ConfigException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public ConfigException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public ConfigException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -4,7 +4,7 @@ package io.advlock;
 public class ConnectException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public ConnectException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public ConnectException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -294,6 +294,6 @@ final class DatabaseUrl {
     }
 
     private static InvalidArgumentException invalid(String message) {
-        return new InvalidArgumentException(-3, "advlock: " + message, "");
+        return new InvalidArgumentException("advlock: " + message, "");
     }
 }

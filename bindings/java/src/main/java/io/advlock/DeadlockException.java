@@ -4,7 +4,7 @@ package io.advlock;
 public class DeadlockException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public DeadlockException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public DeadlockException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -12,7 +12,7 @@ public final class Holder {
     private final boolean granted;
     private final boolean self;
     private final boolean detailsHidden;
-    private final int pid;
+    private final long serverId;
     private final String user;
     private final String applicationName;
     private final String clientAddress;
@@ -26,7 +26,7 @@ public final class Holder {
         granted = h.getGranted();
         self = h.getIs_self();
         detailsHidden = h.getDetails_hidden();
-        pid = h.getPid();
+        serverId = h.getServer_id();
         user = h.getUser();
         applicationName = h.getApplication_name();
         clientAddress = h.getClient_addr();
@@ -48,8 +48,11 @@ public final class Holder {
     public boolean isSelf() { return self; }
     /** The server hides user, application and client from this role (grant pg_read_all_stats). */
     public boolean detailsHidden() { return detailsHidden; }
-    /** The server process id (0 for a prepared transaction). */
-    public int pid() { return pid; }
+    /**
+     * The holder's {@link LockSession#serverId()}: the PostgreSQL backend pid (0 for a prepared
+     * transaction), the MySQL/MariaDB connection id.
+     */
+    public long serverId() { return serverId; }
     public Optional<String> user() { return text(user); }
     public Optional<String> applicationName() { return text(applicationName); }
     public Optional<String> clientAddress() { return text(clientAddress); }
@@ -60,7 +63,7 @@ public final class Holder {
 
     @Override
     public String toString() {
-        return "Holder(" + key + ", pid " + pid + (granted ? ", granted" : ", waiting")
+        return "Holder(" + key + ", server id " + serverId + (granted ? ", granted" : ", waiting")
                 + (applicationName.isEmpty() ? "" : ", " + applicationName) + ")";
     }
 

@@ -68,7 +68,7 @@ final class InterruptibleWait extends AbstractInterruptibleChannel {
                 }
             }
             Thread.currentThread().interrupt();  // set already by interrupt(); said here because it is the contract
-            CanceledException e = new CanceledException(-14, "advlock: " + what + ": the waiting thread was "
+            CanceledException e = new CanceledException("advlock: " + what + ": the waiting thread was "
                     + "interrupted (its interrupt flag stays set)", "");
             e.initCause(new InterruptedException());
             if (failure != null && !(failure instanceof CanceledException)) e.addSuppressed(failure);

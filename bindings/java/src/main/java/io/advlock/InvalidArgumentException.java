@@ -4,7 +4,7 @@ package io.advlock;
 public class InvalidArgumentException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public InvalidArgumentException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public InvalidArgumentException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

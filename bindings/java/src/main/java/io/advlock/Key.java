@@ -2,7 +2,6 @@ package io.advlock;
 
 import io.advlock.internal.NativeKey;
 import io.advlock.internal.NativeLibrary;
-import java.lang.ref.Cleaner;
 import java.util.Optional;
 
 /**
@@ -27,31 +26,33 @@ public final class Key {
         NativeLibrary.load();
     }
 
-    // The native copy a lock call needs is made once per Key and freed when the
-    // Key is garbage (a Cleaner, not a finalizer): no allocation per lock call.
-    private static final Cleaner NATIVE_KEYS = Cleaner.create();
-
+    // The core's target (key and name), owned by this Key and freed by its
+    // finalization once no Key or call uses it; the fields below are read from it
+    // once, for equals, hashCode and the accessors.
+    private final NativeKey nativeKey;
     private final boolean pair;
     private final int k1;
     private final int k2;
     private final long bigint;
     private final String name;  // null: not made from a name
-    private volatile NativeKey nativeKey;
+    private final String text;
 
-    private Key(boolean pair, int k1, int k2, long bigint, String name) {
-        this.pair = pair;
-        this.k1 = k1;
-        this.k2 = k2;
-        this.bigint = bigint;
-        this.name = name;
+    private Key(NativeKey key) {
+        nativeKey = key;
+        pair = key.isPair();
+        k1 = pair ? key.k1() : 0;
+        k2 = pair ? key.k2() : 0;
+        bigint = pair ? 0 : key.bigintValue();
+        name = key.hasName() ? key.name() : null;
+        text = key.toString();
     }
 
     public static Key bigint(long value) {
-        return new Key(false, 0, 0, value, null);
+        return new Key(NativeKey.bigint(value));
     }
 
     public static Key pair(int k1, int k2) {
-        return new Key(true, k1, k2, 0, null);
+        return new Key(NativeKey.pair(k1, k2));
     }
 
     /**
@@ -59,17 +60,17 @@ public final class Key {
      * Throws BadKeyException.
      */
     public static Key fromName(String name) {
-        return of(NativeKey.fromName(requireText(name, "name")));
+        return new Key(NativeKey.fromName(requireText(name, "name")));
     }
 
     /** The with_advisory_lock gem's scheme: (crc32(name) &amp; 0x7fffffff, prefix &amp; 0x7fffffff). */
     public static Key fromNameCompat(String name, long prefix) {
-        return of(NativeKey.fromNameCompat(requireText(name, "name"), prefix));
+        return new Key(NativeKey.fromNameCompat(requireText(name, "name"), prefix));
     }
 
     /** "100:1" (pair), "-42" (bigint) or "name:TEXT" (which keeps the name). Throws BadKeyException. */
     public static Key parse(String text) {
-        return of(NativeKey.parse(requireText(text, "key text")));
+        return new Key(NativeKey.parse(requireText(text, "key text")));
     }
 
     /**
@@ -105,7 +106,7 @@ public final class Key {
     /** The canonical text: "100:1" or "-42"; {@link #parse} reads it back. */
     @Override
     public String toString() {
-        return pair ? k1 + ":" + k2 : Long.toString(bigint);
+        return text;
     }
 
     @Override
@@ -140,33 +141,16 @@ public final class Key {
 
     /** The native key, owned by this Key: callers must not delete it. */
     NativeKey toNative() {
-        NativeKey key = nativeKey;
-        if (key != null) return key;
-        synchronized (this) {
-            if (nativeKey == null) {
-                // A named key must reach the core as its name: MySQL locks names, not numbers.
-                NativeKey made = name != null ? NativeKey.fromName(name)
-                        : pair ? NativeKey.pair(k1, k2) : NativeKey.bigint(bigint);
-                NATIVE_KEYS.register(this, made::delete);
-                nativeKey = made;
-            }
-            return nativeKey;
-        }
+        return nativeKey;
     }
 
-    static Key of(NativeKey key) {
-        try {
-            // The core decides which keys keep a name (advlock.hpp's rule); this keeps what it says.
-            String name = key.hasName() ? key.name() : null;
-            return key.isPair() ? new Key(true, key.k1(), key.k2(), 0, name)
-                                : new Key(false, 0, 0, key.bigintValue(), name);
-        } finally {
-            key.delete();
-        }
+    /** A Key of its own copy of a key the native side lends (a holder row's, a registry entry's). */
+    static Key of(NativeKey borrowed) {
+        return new Key(new NativeKey(borrowed));
     }
 
     static String requireText(String text, String what) {
-        if (text == null) throw new InvalidArgumentException(-3, what + " is null", "");
+        if (text == null) throw new InvalidArgumentException(what + " is null", "");
         return text;
     }
 

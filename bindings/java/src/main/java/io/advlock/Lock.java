@@ -6,13 +6,19 @@ import io.advlock.internal.NativeLock;
  * One held lock. Release it with {@link #close()} (try-with-resources) or
  * {@link #release()}. {@link #ensureHeld()} costs no round trip: call it in the
  * job's loops; it throws {@link LockLostException} once the lock is known lost.
+ *
+ * <p>A Lock dropped without release is released when the garbage collector
+ * frees it (the C ABI hands that release to the session's own thread, so the
+ * collector never waits on the network); release it yourself to see a loss.
  */
 public final class Lock implements AutoCloseable {
     private final LockSession session;
     private final Key key;
     private final Mode mode;
     private final boolean reentrant;
-    private NativeLock handle;  // null once released or its session closed
+    // Never deleted here: another thread may be inside it. Released and closed-session
+    // handles answer MisuseException from the C ABI; finalization frees it.
+    private final NativeLock handle;
 
     Lock(LockSession session, NativeLock handle, Key key, Mode mode, boolean reentrant) {
         this.session = session;
@@ -45,42 +51,30 @@ public final class Lock implements AutoCloseable {
      * {@link MisuseException} when already released or the session is closed.
      */
     public void release() {
-        session.call(() -> {
-            NativeLock h = requireHandle("release");
-            try {
-                h.release();
-            } finally {
-                forget();
-                session.forget(this);
-            }
-            return null;
-        });
+        handle.release();
     }
 
-    /** Releases if still held; a loss found here is thrown (see {@link #release()}). */
+    /**
+     * Releases if still held; a loss found here is thrown (see {@link #release()}). Already
+     * released, or its session closed (which released it): nothing to do.
+     */
     @Override
     public void close() {
-        synchronized (this) {
-            if (handle == null) return;
+        try {
+            handle.release();
+        } catch (MisuseException e) {
+            // released before, or by its session's close
         }
-        if (session.isClosed()) return;
-        release();
     }
 
     /** No round trip: throws {@link LockLostException} once the lock is known lost. */
     public void ensureHeld() {
-        session.call(() -> {
-            requireHandle("ensureHeld").check();
-            return null;
-        });
+        handle.check();
     }
 
     /** One round trip; strict also asks pg_locks whether this session holds this key. */
     public void verify(boolean strict) {
-        session.call(() -> {
-            requireHandle("verify").verify(strict);
-            return null;
-        });
+        handle.verify(strict);
     }
 
     public void verify() {
@@ -89,36 +83,11 @@ public final class Lock implements AutoCloseable {
 
     /** True until released or known lost (no round trip). */
     public boolean isHeld() {
-        try {
-            return session.call(() -> {
-                NativeLock h;
-                synchronized (this) {
-                    h = handle;
-                }
-                return h != null && h.held();
-            });
-        } catch (MisuseException e) {
-            return false;
-        }
+        return handle.held();
     }
 
     @Override
     public String toString() {
         return "Lock(" + key + (mode == Mode.SHARED ? ", shared" : "") + (reentrant ? ", reentrant" : "") + ")";
-    }
-
-    /** Drop the native handle (after release, or when the session closes). */
-    synchronized void forget() {
-        if (handle != null) {
-            handle.delete();
-            handle = null;
-        }
-    }
-
-    private synchronized NativeLock requireHandle(String doing) {
-        if (handle == null) {
-            throw new MisuseException(-8, "advlock: Lock." + doing + ": the lock " + key + " was already released", "");
-        }
-        return handle;
     }
 }

@@ -4,7 +4,7 @@ package io.advlock;
 public class LockLostException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public LockLostException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public LockLostException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

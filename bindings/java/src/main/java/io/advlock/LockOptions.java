@@ -18,7 +18,7 @@ public final class LockOptions {
     }
 
     public LockOptions mode(Mode mode) {
-        if (mode == null) throw new InvalidArgumentException(-3, "advlock: mode is null", "");
+        if (mode == null) throw new InvalidArgumentException("advlock: mode is null", "");
         this.mode = mode;
         return this;
     }

@@ -8,12 +8,9 @@ import io.advlock.internal.NativeSession;
 import io.advlock.internal.NativeSessionOptions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * One dedicated database connection that holds locks: never from a pool,
@@ -49,20 +46,23 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@link #lock} wait only, with a {@link CanceledException} (see
  * {@link #lock(Key, Duration, LockOptions)}), so {@code ExecutorService.shutdownNow()}
  * ends tasks blocked in lock(). {@link #close()} may come from any thread and
- * ends the waits in progress. After close every call throws {@link MisuseException}.
+ * ends the waits in progress (with a {@link MisuseException}: the session is closed). After
+ * close every call throws {@link MisuseException} but {@link #cancel()} (nothing to end) and
+ * {@link #serverId()} (still known): the C ABI answers, Java keeps no state of its own.
+ *
+ * <p>The native session is freed when the LockSession and its Locks are unreachable (SWIG's
+ * finalization of its native proxy, which every native call passes along, so the garbage collector
+ * can never free it while a call is inside it). A session never closed is closed then, its locks
+ * released; a session with a lost listener stays reachable from the listener's thread until closed.
  */
 public final class LockSession implements AutoCloseable {
     private static final long WAIT_FOREVER = -1;
 
+    // Never deleted by this class: a close() on one thread must not free what a wait on
+    // another is inside of. Its finalization frees it, once nothing can call it.
     private final NativeSession session;
     private final Registry registry;
-    // Calls share the read side; close takes the write side, so the native
-    // object is never freed while a call is inside it.
-    private final ReentrantReadWriteLock inUse = new ReentrantReadWriteLock();
-    private final List<Lock> locks = Collections.synchronizedList(new ArrayList<>());
     private final List<LockLostListener> listeners = new CopyOnWriteArrayList<>();
-    private volatile boolean closed;
-    private volatile boolean lost;
     private Thread lostWatcher;
 
     private LockSession(NativeSession session, Registry registry) {
@@ -93,7 +93,7 @@ public final class LockSession implements AutoCloseable {
      */
     public static LockSession open(String url, SessionOptions options) {
         Key.requireText(url, "url");
-        if (options == null) throw new InvalidArgumentException(-3, "advlock: options is null", "");
+        if (options == null) throw new InvalidArgumentException("advlock: options is null", "");
         String target = DatabaseUrl.resolve(url, options.user, options.password);
         NativeSessionOptions o = new NativeSessionOptions();
         try {
@@ -166,7 +166,7 @@ public final class LockSession implements AutoCloseable {
         long ms = timeout == null ? WAIT_FOREVER : milliseconds(timeout, "timeout");
         Lock lock = take(key, options, ms, true);
         if (lock == null) {
-            throw new NotAcquiredException(1, "lock " + key + " is held by another owner"
+            throw new NotAcquiredException("lock " + key + " is held by another owner"
                     + (ms == 0 ? " (no wait)" : "; gave up after " + timeout), "");
         }
         return lock;
@@ -182,22 +182,18 @@ public final class LockSession implements AutoCloseable {
 
     /** End every {@link #lock} wait in progress on this session, on every thread ({@link CanceledException}). */
     public void cancel() {
-        if (!closed) session.cancel();
+        session.cancel();
     }
 
     /** No round trip: throws {@link LockLostException} once the locks are known lost. */
     public void check() {
-        call(() -> {
-            session.check();
-            return null;
-        });
+        session.check();
     }
 
     /** True once the session's locks are known lost (no round trip). */
     public boolean isLost() {
-        if (lost) return true;
         try {
-            check();
+            session.check();
             return false;
         } catch (LockLostException e) {
             return true;
@@ -206,15 +202,16 @@ public final class LockSession implements AutoCloseable {
 
     /** One round trip proving this is still the session that took its locks. */
     public void verify() {
-        call(() -> {
-            session.verify();
-            return null;
-        });
+        session.verify();
     }
 
-    /** The server process id serving this session. */
-    public int backendPid() {
-        return call(session::backendPid);
+    /**
+     * The server's id for this session's connection: the PostgreSQL backend pid
+     * (pg_locks.pid), the MySQL/MariaDB connection id (CONNECTION_ID(), 64 bits),
+     * the process id for local locks.
+     */
+    public long serverId() {
+        return session.serverId();
     }
 
     /**
@@ -227,28 +224,27 @@ public final class LockSession implements AutoCloseable {
 
     /** Only the holders of and waiters for key (null: all). */
     public Holders holders(Key key) {
-        return call(() -> {
-            NativeKey only = key == null ? null : key.toNative();
-            NativeHolderList list = session.holders(registry == null ? null : registry.handle(), only);
-            try {
-                HolderVector rows = list.getRows();
-                List<Holder> result = new ArrayList<>();
-                for (int i = 0; i < rows.size(); i++) result.add(Holder.of(rows.get(i)));
-                return new Holders(result, list.getNote());
-            } finally {
-                list.delete();
-            }
-        });
+        NativeKey only = key == null ? null : key.toNative();
+        NativeHolderList list = session.holders(registry == null ? null : registry.handle(), only);
+        try {
+            HolderVector rows = list.getRows();
+            List<Holder> result = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) result.add(Holder.of(rows.get(i)));
+            return new Holders(result, list.getNote());
+        } finally {
+            list.delete();  // this thread's own copy
+        }
     }
 
     /**
      * Call listener once when the locks are lost (right away if they already
      * are). Listeners run on a thread of this session's, named
-     * "advlock-lost-watch".
+     * "advlock-lost-watch", which waits in the C ABI (advlock_session_wait_lost)
+     * until the loss or the close.
      */
     public synchronized void addLostListener(LockLostListener listener) {
-        if (listener == null) throw new InvalidArgumentException(-3, "listener is null", "");
-        requireOpen("addLostListener");
+        if (listener == null) throw new InvalidArgumentException("listener is null", "");
+        isLost();  // MisuseException once closed: that session's listener would never be told
         listeners.add(listener);
         if (lostWatcher == null) {
             lostWatcher = new Thread(this::watchForLoss, "advlock-lost-watch");
@@ -257,86 +253,44 @@ public final class LockSession implements AutoCloseable {
         }
     }
 
+    /** True once {@link #close()} ran (the C ABI's answer: calls are misuse now). */
     public boolean isClosed() {
-        return closed;
+        try {
+            session.check();
+            return false;
+        } catch (LockLostException e) {
+            return false;
+        } catch (MisuseException e) {
+            return true;
+        }
     }
 
-    /** Close the connection, releasing every lock; safe to call twice, from any thread. */
+    /**
+     * Close the connection, releasing every lock. Any thread, any time, twice: waits in
+     * progress on other threads end with a {@link MisuseException}, the lost listener's thread
+     * ends, and later calls throw {@link MisuseException}.
+     */
     @Override
     public void close() {
-        Thread watcher;
-        synchronized (this) {
-            if (closed) return;
-            closed = true;
-            watcher = lostWatcher;
-        }
-        // A wait in progress holds the read side: cancel it until close gets in.
-        try {
-            while (!inUse.writeLock().tryLock(20, TimeUnit.MILLISECONDS)) session.cancel();
-        } catch (InterruptedException e) {
-            inUse.writeLock().lock();
-            Thread.currentThread().interrupt();
-        }
-        try {
-            session.close();  // wakes the watcher
-            if (watcher != null && watcher != Thread.currentThread()) joinQuietly(watcher);
-            synchronized (locks) {
-                for (Lock lock : locks) lock.forget();
-                locks.clear();
-            }
-            session.delete();
-        } finally {
-            inUse.writeLock().unlock();
-        }
-    }
-
-    // ---- for Lock ------------------------------------------------------------------
-
-    interface NativeCall<T> {
-        T run();
-    }
-
-    <T> T call(NativeCall<T> call) {
-        inUse.readLock().lock();
-        try {
-            if (closed) throw new MisuseException(-8, "advlock: the session is closed", "");
-            return call.run();
-        } finally {
-            inUse.readLock().unlock();
-        }
-    }
-
-    void forget(Lock lock) {
-        locks.remove(lock);
+        session.close();
     }
 
     // ---- private ---------------------------------------------------------------------
 
     private Lock take(Key key, LockOptions options, long timeoutMs, boolean interruptible) {
-        if (key == null) throw new InvalidArgumentException(-3, "key is null", "");
-        if (options == null) throw new InvalidArgumentException(-3, "options is null", "");
+        if (key == null) throw new InvalidArgumentException("key is null", "");
+        if (options == null) throw new InvalidArgumentException("options is null", "");
         Mode mode = options.mode;
         boolean reentrant = options.reentrant;
         // The Java thread, not the OS thread, is the owner: a virtual thread
         // moves between carriers and shares them (thread ids start at 1).
         @SuppressWarnings("deprecation") long owner = Thread.currentThread().getId();
-        return call(() -> {
-            NativeKey k = key.toNative();
-            NativeLock lock = !interruptible ? session.acquireAs(k, mode == Mode.SHARED, 0, reentrant, null, owner)
-                    : InterruptibleWait.run("lock " + key,
-                            token -> session.acquireAs(k, mode == Mode.SHARED, timeoutMs, reentrant, token, owner),
-                            granted -> {
-                                try {
-                                    granted.release();
-                                } finally {
-                                    granted.delete();
-                                }
-                            });
-            if (lock == null) return null;
-            Lock held = new Lock(this, lock, key, mode, reentrant);
-            locks.add(held);
-            return held;
-        });
+        NativeKey k = key.toNative();
+        NativeLock lock = !interruptible ? session.acquireAs(k, mode == Mode.SHARED, 0, reentrant, null, owner)
+                : InterruptibleWait.run("lock " + key,
+                        token -> session.acquireAs(k, mode == Mode.SHARED, timeoutMs, reentrant, token, owner),
+                        NativeLock::release);
+        return lock == null ? null : new Lock(this, lock, key, mode, reentrant);
     }
 
     private Key keyOf(String name) {
@@ -344,14 +298,9 @@ public final class LockSession implements AutoCloseable {
         return registry != null ? registry.key(name) : Key.fromName(name);
     }
 
-    private void requireOpen(String doing) {
-        if (closed) throw new MisuseException(-8, "advlock: LockSession." + doing + ": the session is closed", "");
-    }
-
     private void watchForLoss() {
         String why = session.waitUntilLost();  // returns "" when the session closes
         if (why.isEmpty()) return;
-        lost = true;
         for (LockLostListener listener : listeners) {
             try {
                 listener.lockLost(this, why);
@@ -362,18 +311,10 @@ public final class LockSession implements AutoCloseable {
         }
     }
 
-    private static void joinQuietly(Thread thread) {
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     static int milliseconds(Duration duration, String what) {
-        if (duration == null) throw new InvalidArgumentException(-3, what + " is null", "");
+        if (duration == null) throw new InvalidArgumentException(what + " is null", "");
         if (duration.isNegative() || duration.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
-            throw new InvalidArgumentException(-3, what + " must be 0 to 2147483647 ms, got " + duration, "");
+            throw new InvalidArgumentException(what + " must be 0 to 2147483647 ms, got " + duration, "");
         }
         long ms = duration.toMillis();
         return (int) (duration.isZero() || ms > 0 ? ms : 1);  // a positive fraction of a ms still waits

@@ -4,7 +4,7 @@ package io.advlock;
 public class MisuseException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public MisuseException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public MisuseException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -4,7 +4,7 @@ package io.advlock;
 public class NotAcquiredException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public NotAcquiredException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public NotAcquiredException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

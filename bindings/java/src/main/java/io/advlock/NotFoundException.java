@@ -4,7 +4,7 @@ package io.advlock;
 public class NotFoundException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public NotFoundException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public NotFoundException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

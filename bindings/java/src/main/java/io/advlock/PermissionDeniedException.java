@@ -4,7 +4,7 @@ package io.advlock;
 public class PermissionDeniedException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public PermissionDeniedException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public PermissionDeniedException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -4,7 +4,7 @@ package io.advlock;
 public class PoolerTargetException extends UnsafeTargetException {
     private static final long serialVersionUID = 1L;
 
-    public PoolerTargetException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public PoolerTargetException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

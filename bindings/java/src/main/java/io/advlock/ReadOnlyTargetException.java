@@ -4,7 +4,7 @@ package io.advlock;
 public class ReadOnlyTargetException extends UnsafeTargetException {
     private static final long serialVersionUID = 1L;
 
-    public ReadOnlyTargetException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public ReadOnlyTargetException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

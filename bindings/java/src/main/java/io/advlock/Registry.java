@@ -23,7 +23,7 @@ public final class Registry implements AutoCloseable {
 
     /** Throws {@link RegistryException} ("file:line: ...") or an AdvlockException for a file that cannot be read. */
     public static Registry open(Path path) {
-        if (path == null) throw new InvalidArgumentException(-3, "registry path is null", "");
+        if (path == null) throw new InvalidArgumentException("registry path is null", "");
         return new Registry(NativeRegistry.open(path.toString()));
     }
 
@@ -67,7 +67,7 @@ public final class Registry implements AutoCloseable {
     }
 
     synchronized NativeRegistry handle() {
-        if (registry == null) throw new MisuseException(-8, "advlock: the registry is closed", "");
+        if (registry == null) throw new MisuseException("advlock: the registry is closed", "");
         return registry;
     }
 }

@@ -4,7 +4,7 @@ package io.advlock;
 public class RegistryException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public RegistryException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public RegistryException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

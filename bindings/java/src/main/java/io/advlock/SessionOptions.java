@@ -76,7 +76,7 @@ public final class SessionOptions {
 
     private static String requireNoNul(String text, String what) {
         // libpq and Connector/C read C strings: what follows a NUL would be silently dropped.
-        if (text.indexOf('\0') >= 0) throw new InvalidArgumentException(-3, "advlock: " + what + " contains a NUL character", "");
+        if (text.indexOf('\0') >= 0) throw new InvalidArgumentException("advlock: " + what + " contains a NUL character", "");
         return text;
     }
 

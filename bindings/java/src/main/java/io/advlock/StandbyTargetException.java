@@ -4,7 +4,7 @@ package io.advlock;
 public class StandbyTargetException extends UnsafeTargetException {
     private static final long serialVersionUID = 1L;
 
-    public StandbyTargetException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public StandbyTargetException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -22,12 +22,12 @@ import java.time.Duration;
  * }</pre>
  *
  * <p>Server errors become the exceptions a {@link LockSession} throws for them, as the core maps
- * their SQLSTATE ({@code advlock_status_of_sqlstate}), with the {@link SQLException} as their
+ * their SQLSTATE ({@code advlock_status_from_sqlstate}), with the {@link SQLException} as their
  * cause: {@link DeadlockException} (SQLSTATE 40P01),
  * {@link PermissionDeniedException} (42501: EXECUTE on the advisory-lock functions revoked),
  * {@link CanceledException} (57014: {@code Statement.cancel()} or statement_timeout),
  * {@link CapacityException} (53200), {@link ConnectException} (class 08), else
- * {@link AdvlockException}. A wait that runs out (55P03) is {@link NotAcquiredException}.
+ * {@link ServerException}. A wait that runs out (55P03) is {@link NotAcquiredException}.
  */
 public final class TransactionLocks {
     private TransactionLocks() {}
@@ -57,11 +57,8 @@ public final class TransactionLocks {
         try {
             query(connection, key.sql("xact_lock", mode));
         } catch (SQLException e) {
-            if (statusOf(e) == NOT_ACQUIRED) {
-                throw notAcquired(e, "lock " + key + " is held by another session: the transaction's lock_timeout "
-                        + "ran out, and the transaction has failed (roll it back)");
-            }
-            throw translated(e, "xact_lock " + key);
+            throw translated(e, "xact_lock " + key, "lock " + key + " is held by another session: the "
+                    + "transaction's lock_timeout ran out, and the transaction has failed (roll it back)");
         }
     }
 
@@ -83,7 +80,7 @@ public final class TransactionLocks {
         long ms = timeout == null ? WAIT_FOREVER : LockSession.milliseconds(timeout, "timeout");
         if (ms == 0) {
             if (!tryLock(connection, key, mode)) {
-                throw new NotAcquiredException(1, "advlock: lock " + key + " is held by another session (no wait)", "");
+                throw new NotAcquiredException("advlock: lock " + key + " is held by another session (no wait)", "");
             }
             return;
         }
@@ -116,10 +113,7 @@ public final class TransactionLocks {
                 e.addSuppressed(failure);
                 throw e;
             }
-            if (statusOf(failure) == NOT_ACQUIRED) {
-                throw notAcquired(failure, "lock " + key + " is held by another session; gave up after " + timeout);
-            }
-            throw translated(failure, doing);
+            throw translated(failure, doing, "lock " + key + " is held by another session; gave up after " + timeout);
         } catch (SQLException e) {
             throw translated(e, doing);
         }
@@ -127,18 +121,12 @@ public final class TransactionLocks {
 
     // ---- private ---------------------------------------------------------------------
 
-    // advlock.h's statuses this class tells apart; every one becomes its exception class in
-    // AdvlockException.create, as for any other advlock error.
     private static final long WAIT_FOREVER = -1;  // ADVLOCK_WAIT_FOREVER
-    private static final int NOT_ACQUIRED = 1;    // ADVLOCK_NOT_ACQUIRED
-    private static final int ECONNECT = -9;
-    private static final int ECAPACITY = -15;
-    private static final int EPERMISSION = -17;
 
     private static void requireTransaction(Connection connection, Key key, Mode mode) {
-        if (connection == null) throw new InvalidArgumentException(-3, "advlock: connection is null", "");
-        if (key == null) throw new InvalidArgumentException(-3, "advlock: key is null", "");
-        if (mode == null) throw new InvalidArgumentException(-3, "advlock: mode is null", "");
+        if (connection == null) throw new InvalidArgumentException("advlock: connection is null", "");
+        if (key == null) throw new InvalidArgumentException("advlock: key is null", "");
+        if (mode == null) throw new InvalidArgumentException("advlock: mode is null", "");
         boolean autoCommit;
         try {
             autoCommit = connection.getAutoCommit();
@@ -146,7 +134,7 @@ public final class TransactionLocks {
             throw translated(e, "reading the connection's auto-commit mode");
         }
         if (autoCommit) {
-            throw new MisuseException(-8, "advlock: a transaction-scoped lock needs a transaction, but the "
+            throw new MisuseException("advlock: a transaction-scoped lock needs a transaction, but the "
                     + "connection is in auto-commit mode (the lock would end with its own statement); call "
                     + "setAutoCommit(false) or run inside your TransactionTemplate", "");
         }
@@ -175,30 +163,21 @@ public final class TransactionLocks {
         }
     }
 
-    private static NotAcquiredException notAcquired(SQLException cause, String message) {
-        NotAcquiredException e = new NotAcquiredException(1, "advlock: " + message, cause.getSQLState());
-        e.initCause(cause);
-        return e;
-    }
-
-    /** What the core says a server error with that SQLSTATE means (advlock_status_of_sqlstate). */
-    private static int statusOf(SQLException cause) {
-        return AdvlockNative.statusOfSqlstate(cause.getSQLState() == null ? "" : cause.getSQLState());
-    }
-
-    /** The exception the core throws for that SQLSTATE, with its hint, and the SQLException as cause. */
     static AdvlockException translated(SQLException cause, String doing) {
-        int status = statusOf(cause);
-        String message = "advlock: " + doing + ": " + cause.getMessage();
-        if (status == ECONNECT) {
-            message += " (the connection to the server is gone)";
-        } else if (status == ECAPACITY) {
-            message += " (the server's lock table is full: raise max_locks_per_transaction on the server, "
-                    + "or hold fewer locks at once)";
-        } else if (status == EPERMISSION) {
-            message += " (grant EXECUTE on the advisory-lock functions to this role)";
+        return translated(cause, doing, null);
+    }
+
+    /**
+     * The exception the core's status for that SQLSTATE (advlock_status_from_sqlstate) maps to,
+     * with the SQLException as cause; notAcquired, when given, says what a wait that ran out means.
+     */
+    private static AdvlockException translated(SQLException cause, String doing, String notAcquired) {
+        String sqlstate = cause.getSQLState() == null ? "" : cause.getSQLState();
+        AdvlockException e = AdvlockException.create(AdvlockNative.statusFromSqlstate(sqlstate),
+                "advlock: " + doing + ": " + cause.getMessage(), sqlstate);
+        if (e instanceof NotAcquiredException && notAcquired != null) {
+            e = new NotAcquiredException("advlock: " + notAcquired, sqlstate);
         }
-        AdvlockException e = AdvlockException.create(status, message, cause.getSQLState());
         e.initCause(cause);
         return e;
     }

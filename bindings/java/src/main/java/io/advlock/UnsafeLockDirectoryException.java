@@ -9,7 +9,7 @@ package io.advlock;
 public class UnsafeLockDirectoryException extends UnsafeTargetException {
     private static final long serialVersionUID = 1L;
 
-    public UnsafeLockDirectoryException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public UnsafeLockDirectoryException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

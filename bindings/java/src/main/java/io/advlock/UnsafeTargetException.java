@@ -4,7 +4,7 @@ package io.advlock;
 public class UnsafeTargetException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public UnsafeTargetException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    protected UnsafeTargetException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -4,7 +4,7 @@ package io.advlock;
 public class UnsupportedException extends AdvlockException {
     private static final long serialVersionUID = 1L;
 
-    public UnsupportedException(int status, String message, String sqlstate) {
-        super(status, message, sqlstate);
+    public UnsupportedException(String message, String sqlstate) {
+        super(message, sqlstate);
     }
 }

@@ -1,26 +1,65 @@
 package io.advlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import org.junit.jupiter.api.Test;
 
+/** The status table of the C ABI (advlock_status_at) against this binding's exception classes. */
 class ErrorsTest {
     @Test
-    void unsafeTargetsShareTheirBase() {
-        assertInstanceOf(StandbyTargetException.class, AdvlockException.create(-10, "m", ""));
-        assertInstanceOf(ReadOnlyTargetException.class, AdvlockException.create(-11, "m", ""));
-        assertInstanceOf(PoolerTargetException.class, AdvlockException.create(-12, "m", ""));
-        AdvlockException cluster = AdvlockException.create(-21, "a Galera node", "");
-        assertInstanceOf(ClusterTargetException.class, cluster);
-        assertInstanceOf(UnsafeTargetException.class, cluster);
-        assertEquals(-21, cluster.status());
-        assertEquals("a Galera node", cluster.getMessage());
-        assertInstanceOf(UnsafeLockDirectoryException.class, AdvlockException.create(-22, "m", ""));
+    void everyStatusHasItsClassUnderItsParent() {
+        assertFalse(Statuses.rows().isEmpty(), "the C ABI gave no status table");
+        for (Statuses.Row row : Statuses.rows()) {
+            if (Statuses.isSuccess(row)) continue;
+            Class<? extends AdvlockException> type = Statuses.classOf(row.className);
+            assertNotNull(type, row.name + " (" + row.kind + ") has no class " + row.className);
+            Class<? extends AdvlockException> parent = Statuses.classOf(Statuses.parentClassName(row));
+            assertNotNull(parent, row.name + ": its parent " + row.parent + " has no class");
+            assertSame(parent, type.getSuperclass(), row.className + " extends " + Statuses.parentClassName(row));
+            AdvlockException e = AdvlockException.create(row.status, "m", "42000");
+            assertSame(type, e.getClass(), row.name);
+            assertEquals(row.status, e.status(), row.name);
+            assertEquals("m", e.getMessage());
+            assertEquals("42000", e.sqlstate());
+        }
     }
 
     @Test
-    void unsupportedHasItsClass() {
-        assertInstanceOf(UnsupportedException.class, AdvlockException.create(-19, "no shared mode", ""));
+    void aStatusTheTableLacksIsAnAdvlockException() {
+        int unknown = 1;
+        for (Statuses.Row row : Statuses.rows()) unknown = Math.max(unknown, Math.abs(row.status) + 1);
+        for (int status : new int[] {unknown, -unknown}) {
+            AdvlockException e = AdvlockException.create(status, "from a newer library", "");
+            assertSame(AdvlockException.class, e.getClass());
+            assertEquals(status, e.status());
+            assertEquals("", Statuses.nameOf(status));
+        }
+    }
+
+    @Test
+    void unsafeTargetsShareTheirBase() {
+        Statuses.Row cluster = row("cluster_target");
+        AdvlockException e = AdvlockException.create(cluster.status, "a Galera node", "");
+        assertInstanceOf(ClusterTargetException.class, e);
+        assertInstanceOf(UnsafeTargetException.class, e);
+        assertEquals("a Galera node", e.getMessage());
+    }
+
+    @Test
+    void namingRule() {
+        assertEquals("io.advlock.CapacityException", Statuses.javaName("CapacityError"));
+        assertEquals("io.advlock.LockLostException", Statuses.javaName("LockLost"));
+        assertEquals("io.advlock.FileException", Statuses.javaName("FileError"));
+        assertEquals(FileException.class.getName(), row("file_error").className);
+        assertEquals(UnsafeTargetException.class.getName(), Statuses.parentClassName(row("standby_target")));
+    }
+
+    private static Statuses.Row row(String kind) {
+        return Statuses.rows().stream().filter(r -> r.kind.equals(kind)).findFirst()
+                .orElseThrow(() -> new AssertionError("no status " + kind));
     }
 }

@@ -49,7 +49,7 @@ class InterruptTest {
     }
 
     /** Until the backend waits on the server for an advisory lock (pg_locks), never by a fixed sleep. */
-    private static void awaitServerWait(int pid) throws Exception {
+    private static void awaitServerWait(long pid) throws Exception {
         while (true) {
             try (var c = TestPostgres.jdbc(); var rows = c.createStatement().executeQuery(
                     "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = " + pid)) {
@@ -65,7 +65,7 @@ class InterruptTest {
         Key key = Key.pair(800, 1);
         try (LockSession holder = LockSession.open(URL); LockSession waiter = LockSession.open(URL)) {
             Lock held = holder.tryLock(key).orElseThrow();
-            int pid = waiter.backendPid();
+            long pid = waiter.serverId();
             CompletableFuture<Outcome> outcome = new CompletableFuture<>();
             Thread thread = new Thread(() -> outcome.complete(lockOutcome(waiter, key)));
             thread.start();
@@ -101,7 +101,7 @@ class InterruptTest {
         int tasks = 4;
         try (LockSession holder = LockSession.open(URL); LockSession shared = LockSession.open(URL)) {
             Lock held = holder.tryLock(key).orElseThrow();
-            int pid = shared.backendPid();
+            long pid = shared.serverId();
             // One of the other session's Locks holds a second key in the process: tasks wait there too.
             Key local = Key.pair(800, 4);
             Lock localHeld = shared.tryLock(local).orElseThrow();
@@ -136,7 +136,7 @@ class InterruptTest {
         Key key = Key.pair(800, 5);
         try (LockSession holder = LockSession.open(URL); LockSession waiter = LockSession.open(URL)) {
             holder.tryLock(key).orElseThrow();
-            int pid = waiter.backendPid();
+            long pid = waiter.serverId();
             CompletableFuture<Outcome> outcome = CompletableFuture.supplyAsync(() -> lockOutcome(waiter, key));
             awaitServerWait(pid);
             waiter.cancel();

@@ -55,7 +55,7 @@ class JdbcUrlTest {
     private static String activity(LockSession session, String column) throws Exception {
         try (Connection c = TestPostgres.jdbc();
              PreparedStatement q = c.prepareStatement("SELECT " + column + " FROM pg_stat_activity WHERE pid = ?")) {
-            q.setInt(1, session.backendPid());
+            q.setLong(1, session.serverId());
             try (var rows = q.executeQuery()) {
                 assertTrue(rows.next());
                 return rows.getString(1);
@@ -68,7 +68,7 @@ class JdbcUrlTest {
         assertEquals(ROLE, activity(session, "usename"));
         Key key = Key.pair(600, 1);
         try (Lock lock = session.tryLock(key).orElseThrow()) {
-            assertEquals(List.of(session.backendPid()), TestPostgres.holders(key));
+            assertEquals(List.of(session.serverId()), TestPostgres.holders(key));
         }
     }
 

@@ -63,7 +63,7 @@ class KeyTest {
     @ValueSource(strings = {"", "1:", ":1", "1:2:3", "abc", "+5", "99999999999:1", "9223372036854775808", "name:"})
     void malformedKeyTextIsBadKey(String text) {
         BadKeyException e = assertThrows(BadKeyException.class, () -> Key.parse(text));
-        assertEquals(-4, e.status());
+        assertEquals("ADVLOCK_EKEY", Statuses.nameOf(e.status()));
     }
 
     @Test

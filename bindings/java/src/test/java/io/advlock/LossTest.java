@@ -25,14 +25,14 @@ class LossTest {
         });
         Lock lock = session.tryLock("doomed").orElseThrow();
         assertFalse(session.isLost());
-        TestPostgres.terminate(session.backendPid());
+        TestPostgres.terminate(session.serverId());
         assertTrue(told.await(30, TimeUnit.SECONDS), "the listener was never told");
         assertEquals(1, reasons.size());
         assertTrue(reasons.get(0).contains("terminat"), reasons.get(0));
         assertTrue(session.isLost());
         assertFalse(lock.isHeld());
         LockLostException e = assertThrows(LockLostException.class, lock::ensureHeld);
-        assertEquals(-13, e.status());
+        assertEquals("ADVLOCK_ELOST", Statuses.nameOf(e.status()));
         assertThrows(LockLostException.class, () -> session.tryLock("another"));
         assertThrows(LockLostException.class, lock::close);  // try-with-resources reports the loss
         session.close();
@@ -43,7 +43,7 @@ class LossTest {
     void listenerAddedAfterTheLossIsToldAtOnce() throws Exception {
         try (LockSession session = LockSession.open(URL)) {
             session.tryLock(Key.bigint(12)).orElseThrow();
-            TestPostgres.terminate(session.backendPid());
+            TestPostgres.terminate(session.serverId());
             assertThrows(LockLostException.class, session::verify);
             CountDownLatch told = new CountDownLatch(1);
             session.addLostListener((s, why) -> told.countDown());
@@ -59,7 +59,7 @@ class LossTest {
             s.close();
             closed.countDown();
         });
-        TestPostgres.terminate(session.backendPid());
+        TestPostgres.terminate(session.serverId());
         assertTrue(closed.await(30, TimeUnit.SECONDS));
         assertTrue(session.isClosed());
     }

@@ -47,13 +47,13 @@ class MysqlTest {
         try (LockSession session = LockSession.open(url)) {
             Lock lock = session.tryLock(name).orElseThrow();
             assertTrue(lock.isHeld());
-            assertEquals(String.valueOf(session.backendPid()), holderOf(name));
+            assertEquals(String.valueOf(session.serverId()), holderOf(name));
             lock.release();
             assertEquals("NULL", holderOf(name));
             // Every way of naming a lock reaches the server as the name.
             for (Key key : List.of(Key.fromName(name), Key.parse("name:" + name))) {
                 try (Lock held = session.tryLock(key).orElseThrow()) {
-                    assertEquals(String.valueOf(session.backendPid()), holderOf(name), key.toString());
+                    assertEquals(String.valueOf(session.serverId()), holderOf(name), key.toString());
                 }
             }
         }
@@ -61,7 +61,7 @@ class MysqlTest {
         try (Registry registry = Registry.parse("[locks." + entry + "]\ndescription = \"no key of its own\"\n", "t.toml");
              LockSession session = LockSession.open(url, SessionOptions.defaults().registry(registry));
              Lock held = session.tryLock(entry).orElseThrow()) {
-            assertEquals(String.valueOf(session.backendPid()), holderOf(entry));
+            assertEquals(String.valueOf(session.serverId()), holderOf(entry));
         }
     }
 
@@ -74,7 +74,7 @@ class MysqlTest {
             assertThrows(NotAcquiredException.class, () -> second.lock(name, Duration.ofMillis(200)));
             lock.release();
             try (Lock again = second.tryLock(name).orElseThrow()) {
-                assertEquals(String.valueOf(second.backendPid()), holderOf(name));
+                assertEquals(String.valueOf(second.serverId()), holderOf(name));
             }
         }
     }
@@ -86,7 +86,7 @@ class MysqlTest {
              Lock held = holder.tryLock(name).orElseThrow()) {
             Holders holders = asker.holders(Key.fromName(name));
             assertEquals(1, holders.size());
-            assertEquals(holder.backendPid(), holders.get(0).pid());
+            assertEquals(holder.serverId(), holders.get(0).serverId());
             assertEquals(name, holders.get(0).key().name().orElseThrow());
             assertTrue(holders.get(0).isGranted());
             assertFalse(holders.get(0).isSelf());
@@ -102,10 +102,10 @@ class MysqlTest {
         int k2 = (int) ProcessHandle.current().pid();
         try (LockSession session = LockSession.open(url)) {
             try (Lock held = session.tryLock(Key.pair(100, k2)).orElseThrow()) {
-                assertEquals(String.valueOf(session.backendPid()), holderOf("advlock:100:" + k2));
+                assertEquals(String.valueOf(session.serverId()), holderOf("advlock:100:" + k2));
             }
             try (Lock held = session.tryLock(Key.bigint(-k2)).orElseThrow()) {
-                assertEquals(String.valueOf(session.backendPid()), holderOf("advlock:-" + k2));
+                assertEquals(String.valueOf(session.serverId()), holderOf("advlock:-" + k2));
             }
         }
     }
@@ -116,11 +116,11 @@ class MysqlTest {
         try (LockSession session = LockSession.open(url)) {
             BadKeyException e = assertThrows(BadKeyException.class,
                     () -> session.tryLock(prefix + "x".repeat(65 - prefix.length())));
-            assertEquals(-4, e.status());
+            assertEquals("ADVLOCK_EKEY", Statuses.nameOf(e.status()));
             assertTrue(e.getMessage().contains("at most 64"), e.getMessage());
             String longest = prefix + "x".repeat(64 - prefix.length());
             try (Lock held = session.tryLock(longest).orElseThrow()) {
-                assertEquals(String.valueOf(session.backendPid()), holderOf(longest));
+                assertEquals(String.valueOf(session.serverId()), holderOf(longest));
             }
         }
     }
@@ -130,7 +130,7 @@ class MysqlTest {
         String name = "daily_sales_" + UNIQUE;
         try (LockSession session = LockSession.open(url + (url.contains("?") ? "&" : "?") + "scope=billing");
              Lock held = session.tryLock(name).orElseThrow()) {
-            assertEquals(String.valueOf(session.backendPid()), holderOf("billing:" + name));
+            assertEquals(String.valueOf(session.serverId()), holderOf("billing:" + name));
         }
     }
 
@@ -139,7 +139,7 @@ class MysqlTest {
         try (LockSession session = LockSession.open(url)) {
             UnsupportedException e = assertThrows(UnsupportedException.class,
                     () -> session.tryLock(Key.fromName("shared_" + UNIQUE), Mode.SHARED));
-            assertEquals(-19, e.status());
+            assertEquals("ADVLOCK_EUNSUPPORTED", Statuses.nameOf(e.status()));
         }
     }
 
@@ -151,7 +151,7 @@ class MysqlTest {
         session.addLostListener((s, why) -> reasons.add(why));
         Lock lock = session.tryLock(name).orElseThrow();
         assertFalse(session.isLost());
-        admin("KILL CONNECTION " + session.backendPid());
+        admin("KILL CONNECTION " + session.serverId());
         waitUntil(() -> !reasons.isEmpty(), "the lost listener");
         assertEquals(1, reasons.size(), reasons.toString());
         assertTrue(session.isLost());
@@ -159,7 +159,7 @@ class MysqlTest {
         assertThrows(LockLostException.class, lock::ensureHeld);
         assertThrows(LockLostException.class, session::check);
         LockLostException e = assertThrows(LockLostException.class, lock::release);
-        assertEquals(-13, e.status());
+        assertEquals("ADVLOCK_ELOST", Statuses.nameOf(e.status()));
         session.close();
         assertEquals(1, reasons.size());
         waitUntil(() -> "NULL".equals(holderOfQuietly(name)), "the server to free the lock");
@@ -170,7 +170,7 @@ class MysqlTest {
         String name = "interrupted_" + UNIQUE;
         try (LockSession holder = LockSession.open(url); LockSession waiter = LockSession.open(url)) {
             Lock held = holder.tryLock(name).orElseThrow();
-            int pid = waiter.backendPid();
+            long pid = waiter.serverId();
             CompletableFuture<RuntimeException> thrown = new CompletableFuture<>();
             CompletableFuture<Boolean> flag = new CompletableFuture<>();
             Thread thread = new Thread(() -> {

@@ -67,7 +67,7 @@ final class TestPostgres {
     }
 
     /** Backend pids holding key, straight from pg_locks. */
-    static List<Integer> holders(Key key) throws SQLException {
+    static List<Long> holders(Key key) throws SQLException {
         String where = key.isPair()
                 ? "classid = " + Integer.toUnsignedLong(key.k1()) + " AND objid = " + Integer.toUnsignedLong(key.k2())
                   + " AND objsubid = 2"
@@ -75,13 +75,13 @@ final class TestPostgres {
                   + " AND objsubid = 1";
         try (Connection c = jdbc(); var rows = c.createStatement().executeQuery(
                 "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND " + where + " ORDER BY pid")) {
-            List<Integer> pids = new ArrayList<>();
-            while (rows.next()) pids.add(rows.getInt(1));
+            List<Long> pids = new ArrayList<>();
+            while (rows.next()) pids.add(rows.getLong(1));
             return pids;
         }
     }
 
-    static void terminate(int pid) throws SQLException {
+    static void terminate(long pid) throws SQLException {
         try (Connection c = jdbc(); var rows = c.createStatement().executeQuery("SELECT pg_terminate_backend(" + pid + ")")) {
             rows.next();
             if (!rows.getBoolean(1)) throw new IllegalStateException("could not terminate backend " + pid);
