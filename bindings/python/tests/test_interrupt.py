@@ -10,7 +10,7 @@ WAIT_IN_CHILD = """
 import sys, threading, advlock
 key = advlock.Key.parse(sys.argv[2])
 session = advlock.connect(sys.argv[1], application_name="child-waiter")
-print(session.backend_pid, flush=True)
+print(session.server_id, flush=True)
 lock = None
 try:
     lock = session.lock(key)
@@ -102,7 +102,7 @@ import signal, sys, advlock
 signal.signal(signal.SIGUSR1, lambda *_: print("handler ran", flush=True))
 key = advlock.Key.parse(sys.argv[2])
 with advlock.connect(sys.argv[1]) as session:
-    print(session.backend_pid, flush=True)
+    print(session.server_id, flush=True)
     with session.lock(key, timeout=600):
         print("acquired", flush=True)
 """

@@ -1,5 +1,6 @@
 """Session locks on a real server: contention between processes, waits and
 timeouts, shared mode, holders, and misuse."""
+import gc
 import threading
 
 import pytest
@@ -11,7 +12,7 @@ HOLD_IN_CHILD = """
 import sys, advlock
 with advlock.connect(sys.argv[1], application_name="child-holder") as s:
     lock = s.try_lock(advlock.Key.parse(sys.argv[2]))
-    print("held" if lock else "busy", s.backend_pid, flush=True)
+    print("held" if lock else "busy", s.server_id, flush=True)
     sys.stdin.readline()      # hold until the parent says so
 """
 
@@ -31,7 +32,7 @@ def test_try_lock_excludes_another_process(pg_url, session, admin):
     wait_until(lambda: advisory_holders(admin, key) == [], "the child's lock to be freed")
     lock = session.try_lock(key)
     assert lock is not None and lock.held
-    assert advisory_holders(admin, key) == [session.backend_pid]
+    assert advisory_holders(admin, key) == [session.server_id]
     lock.release()
     assert not lock.held
     assert advisory_holders(admin, key) == []
@@ -41,7 +42,7 @@ def test_lock_is_a_context_manager(session, admin):
     key = advlock.Key.from_name("context_managed")
     with session.lock("context_managed", timeout=0) as lock:
         assert lock.key == key and not lock.shared
-        assert advisory_holders(admin, key) == [session.backend_pid]
+        assert advisory_holders(admin, key) == [session.server_id]
         lock.ensure_held()
         lock.verify()
         lock.verify(strict=True)
@@ -116,9 +117,9 @@ def test_holders_name_the_holder(pg_url, session, tmp_path):
         assert lock.key == advlock.Key(100, 1)
         [row] = named.holders(advlock.Key(100, 1))
         assert row.name == "daily_sales" and row.is_self and row.granted
-        assert row.application_name == "nightly" and row.pid == named.backend_pid
+        assert row.application_name == "nightly" and row.server_id == named.server_id
         assert row.backend_start is not None and row.backend_start.tzinfo is not None
-        assert [h.pid for h in session.holders("daily_sales")] == []  # session has no registry: name scheme
+        assert [h.server_id for h in session.holders("daily_sales")] == []  # session has no registry: name scheme
         with pytest.raises(advlock.NotFound):
             named.try_lock("daily_sale")
 
@@ -162,7 +163,7 @@ def test_bad_options_are_refused(pg_url):
 
 def test_local_backend_between_processes(tmp_path):
     url = f"local:{tmp_path}"
-    child = python_child(HOLD_IN_CHILD.replace("s.backend_pid", "0"), url, "name:local_job")
+    child = python_child(HOLD_IN_CHILD.replace("s.server_id", "0"), url, "name:local_job")
     try:
         assert child.stdout.readline().split()[0] == "held"
         with advlock.connect(url) as s:
@@ -211,8 +212,15 @@ def test_close_from_another_thread_ends_a_wait(pg_url, session):
         wait_until(lambda: has_waiter(session, "close_while_waiting"), "the waiter")
         waiter.close()
         thread.join(60)
-        assert len(errors) == 1 and isinstance(errors[0], advlock.Canceled)
+        # Misuse, not Canceled: the session is closed (cancel() says Canceled).
+        assert len(errors) == 1 and isinstance(errors[0], advlock.Misuse), errors
+        assert "closed" in str(errors[0])
         assert waiter.closed and held.held
+        with pytest.raises(advlock.Misuse, match="closed"):
+            waiter.try_lock("close_while_waiting")
+    del waiter
+    gc.collect()  # freed after a close from another thread: the process lives on
+    assert session.try_lock("close_while_waiting") is None  # held is still held
 
 
 def test_reprs_and_messages_name_the_lock_as_given(pg_url, session):

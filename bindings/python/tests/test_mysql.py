@@ -65,7 +65,7 @@ def test_a_name_is_held_under_that_exact_name(mysql_url, session, tmp_path):
     name = f"daily_sales_{UNIQUE}"
     lock = session.try_lock(name)
     assert lock is not None and lock.held
-    assert holder_of(mysql_url, name) == str(session.backend_pid)
+    assert holder_of(mysql_url, name) == str(session.server_id)
     lock.release()
     assert holder_of(mysql_url, name) == "NULL"
     # Every way of naming a lock reaches the server as the name.
@@ -75,7 +75,7 @@ def test_a_name_is_held_under_that_exact_name(mysql_url, session, tmp_path):
         for key in (advlock.Key.from_name(name), advlock.Key.parse("name:" + name), f"report_{UNIQUE}"):
             with named.lock(key, timeout=0) as held:
                 expected = name if isinstance(key, advlock.Key) else f"report_{UNIQUE}"
-                assert holder_of(mysql_url, expected) == str(named.backend_pid), key
+                assert holder_of(mysql_url, expected) == str(named.server_id), key
                 assert held.key.name == expected
 
 
@@ -90,7 +90,7 @@ def test_a_second_session_cannot_take_it_until_released(mysql_url, session):
         lock.release()
         again = other.try_lock(name)
         assert again is not None
-        assert holder_of(mysql_url, name) == str(other.backend_pid)
+        assert holder_of(mysql_url, name) == str(other.server_id)
         again.release()
 
 
@@ -98,7 +98,7 @@ def test_holders_show_the_holder_and_say_what_the_server_cannot_show(mysql_url, 
     name = f"listed_{UNIQUE}"
     with advlock.connect(mysql_url) as asker, session.lock(name, timeout=0):
         holders = asker.holders(name)
-        assert [h.pid for h in holders] == [session.backend_pid]
+        assert [h.server_id for h in holders] == [session.server_id]
         [row] = holders
         assert row.granted and not row.is_self
         assert row.name == name and row.key.name == name
@@ -111,9 +111,9 @@ def test_holders_show_the_holder_and_say_what_the_server_cannot_show(mysql_url, 
 def test_keys_are_held_as_advlock_key_text(mysql_url, session):
     k2 = os.getpid()
     with session.lock(advlock.Key(100, k2), timeout=0):
-        assert holder_of(mysql_url, f"advlock:100:{k2}") == str(session.backend_pid)
+        assert holder_of(mysql_url, f"advlock:100:{k2}") == str(session.server_id)
     with session.lock(advlock.Key(-k2), timeout=0):
-        assert holder_of(mysql_url, f"advlock:-{k2}") == str(session.backend_pid)
+        assert holder_of(mysql_url, f"advlock:-{k2}") == str(session.server_id)
 
 
 def test_names_hold_at_most_64_characters(mysql_url, session):
@@ -123,14 +123,14 @@ def test_names_hold_at_most_64_characters(mysql_url, session):
     assert raised.value.status_name == "ADVLOCK_EKEY"
     longest = prefix + "x" * (64 - len(prefix))
     with session.lock(longest, timeout=0):
-        assert holder_of(mysql_url, longest) == str(session.backend_pid)
+        assert holder_of(mysql_url, longest) == str(session.server_id)
 
 
 def test_scope_prefixes_names(mysql_url):
     separator = "&" if "?" in mysql_url else "?"
     with advlock.connect(f"{mysql_url}{separator}scope=billing") as scoped:
         with scoped.lock(f"daily_sales_{UNIQUE}", timeout=0):
-            assert holder_of(mysql_url, f"billing:daily_sales_{UNIQUE}") == str(scoped.backend_pid)
+            assert holder_of(mysql_url, f"billing:daily_sales_{UNIQUE}") == str(scoped.server_id)
 
 
 def test_shared_mode_is_unsupported(session):
@@ -151,7 +151,7 @@ def test_kill_connection_means_lock_lost_and_callback(mysql_url):
     name = f"doomed_{UNIQUE}"
     lock = session.try_lock(name)
     assert lock is not None and not session.lost
-    admin(mysql_url, f"KILL CONNECTION {session.backend_pid}")
+    admin(mysql_url, f"KILL CONNECTION {session.server_id}")
     wait_until(fired.is_set, "the lost callback", limit=120)
     assert len(reasons) == 1, reasons
     assert session.lost and not lock.held

@@ -24,7 +24,7 @@ def test_runs_when_free_and_skips_when_held(pg_url, session, caplog):
     with caplog.at_level(logging.INFO, logger="advlock"):
         assert nightly_report("tue") is advlock.SKIPPED
     assert calls == ["mon"]
-    assert "skipped" in caplog.text and f"pid {session.backend_pid} (pytest)" in caplog.text
+    assert "skipped" in caplog.text and f"pid {session.server_id} (pytest)" in caplog.text
     assert "lock 'nightly_report' (key " in caplog.text  # the name, not the bigint
     held.release()
 

@@ -1,6 +1,7 @@
 """One lock, one owner: threads sharing a session exclude each other, as
 threads sharing a threading.Lock do; re-entry only when asked for
 (reentrant=True, as threading.RLock). Ctrl-C ends the main thread's wait only."""
+import gc
 import signal
 import threading
 import time
@@ -186,3 +187,37 @@ def test_ctrl_c_ends_the_main_threads_wait_only(pg_url):
         assert child.stdout.readline().strip() == "worker acquired"
         child.communicate(timeout=30)
     assert child.returncode == 0
+
+
+def test_dropping_a_held_lock_never_waits_for_the_sessions_server_wait(pg_url, session):
+    """A Lock's finalizer (here: del + gc.collect() on a thread of its own)
+    returns while another thread of the session waits on the server: the
+    release runs later, on the session's own thread. The order of events
+    proves it: had the finalizer waited for the connection, it could only
+    return after the wait, which only ends once the finalizer returned."""
+    with advlock.connect(pg_url) as other:
+        blocker = other.try_lock("drop_blocker")
+        dropped = [session.try_lock("drop_me")]
+        events = []
+
+        def wait_on_the_server():
+            with session.lock("drop_blocker", timeout=None):
+                events.append("waiter acquired")
+
+        def drop():
+            dropped.clear()
+            gc.collect()
+            events.append("dropped")
+
+        waiter = threading.Thread(target=wait_on_the_server)
+        waiter.start()
+        wait_until(lambda: has_waiter(other, "drop_blocker"), "the waiter on the server")
+        dropper = threading.Thread(target=drop)
+        dropper.start()
+        dropper.join(120)  # only so that a finalizer that blocks fails below instead of hanging
+        blocker.release()
+        waiter.join(120)
+        dropper.join(120)
+        assert events == ["dropped", "waiter acquired"]
+        # And the dropped lock was released after all.
+        wait_until(lambda: other.try_lock("drop_me") is not None, "the dropped lock's release")

@@ -144,7 +144,7 @@ def test_deadlock_raises_deadlock_and_the_transaction_goes_on(pg_url, admin):
     ("22012", advlock.ServerError), (None, advlock.ServerError)])
 def test_a_driver_errors_sqlstate_means_what_it_means_to_the_core(sqlstate, cls):
     # xact.py's mapping: the core's status of the SQLSTATE, then the class of that status.
-    assert advlock.errors.class_for_status(advlock._advlock.status_of_sqlstate(sqlstate)) is cls
+    assert advlock.errors.class_for_status(advlock._advlock.status_from_sqlstate(sqlstate)) is cls
 
 
 def test_server_errors_keep_their_sqlstate(pg_url, admin):

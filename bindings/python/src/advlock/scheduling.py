@@ -79,7 +79,7 @@ def skip_if_running(key: Any, *, url: str = "", on_skip: Optional[Callable[[], A
                 lock = session.try_lock(key)
                 if lock is None:
                     holders = [h for h in session.holders(key) if h.granted]
-                    who = ", ".join(f"pid {h.pid} ({h.application_name or 'unknown application'})"
+                    who = ", ".join(f"pid {h.server_id} ({h.application_name or 'unknown application'})"
                                     for h in holders) or "another session"
                     log.info("skipped %s: lock %s is held by %s", function.__qualname__,
                              _advlock.key_label(key, session.registry), who)

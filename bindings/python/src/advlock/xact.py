@@ -10,7 +10,7 @@ the lock then lives in, as for any other statement, and the driver's own
 locking and state tracking stay right. The SQL text, the timed wait's steps
 and what an answer or a server error means come from the advlock core
 (advlock_sql, advlock_sql_result, advlock_xact_wait_sql,
-advlock_status_of_sqlstate); this module only runs them through the cursor.
+advlock_status_from_sqlstate); this module only runs them through the cursor.
 """
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def _is_driver_error(error: BaseException) -> bool:
 def _error_class(error: BaseException) -> Type[Error]:
     """What the driver's error means, as the core maps a SQLSTATE for its own
     sessions, as the class every other advlock error of that status has."""
-    return class_for_status(_advlock.status_of_sqlstate(_sqlstate(error)))
+    return class_for_status(_advlock.status_from_sqlstate(_sqlstate(error)))
 
 
 def _as_advlock_error(error: BaseException, doing: str, label: str) -> Error:

@@ -1,6 +1,7 @@
 // errors.cpp: advlock::error (any status) → the matching class of
 // advlock/errors.py, which owns the exception hierarchy. The mapping from
-// status to class lives there too (errors.class_for_status), once.
+// status to class lives there too (errors.class_for_status), built from the
+// library's own status table (status_table() here), so no number is restated.
 #include <cmath>
 
 #include "binding.hpp"
@@ -54,6 +55,15 @@ void register_errors(py::module_ &module) {
             raise_python_error(error);
         }
     });
+    module.def("status_table", [] {
+        py::list rows;
+        for (std::size_t i = 0; const advlock_status_info *row = advlock_status_at(i); ++i) {
+            rows.append(py::make_tuple(static_cast<int>(row->status), row->name, row->kind, row->Kind, row->parent,
+                                       row->summary));
+        }
+        return rows;
+    }, "The library's status table (advlock_status_at): (status, name, kind, class_name, parent, summary) rows, "
+       "e.g. (-13, 'ADVLOCK_ELOST', 'lock_lost', 'LockLost', 'error', '...').");
     module.def("status_name", [](int status) { return std::string(advlock_status_name(static_cast<advlock_status>(status))); },
                py::arg("status"), "The C ABI's name of a status code, e.g. 'ADVLOCK_ELOST'.");
 }

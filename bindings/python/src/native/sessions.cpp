@@ -6,18 +6,23 @@
 //  - a wait runs on the calling thread (the core knows a lock's owner by its
 //    thread); on the main thread, Ctrl-C cancels it (signal_watch.hpp) and
 //    raises KeyboardInterrupt; a lock granted in that race is released first;
+//    wait_lost on the main thread polls the loss fd beside the signal pipe,
+//    for the same reason;
 //  - the lost callback is a Python callable, called with the GIL from the
 //    watchdog thread, and never during interpreter shutdown (open sessions are
 //    closed by an atexit hook before that).
+// Closing is the C ABI's (any thread, cancels waits, later calls are
+// EMISUSE); the advlock::session is freed only with the Python object, when
+// no thread can be inside it any more (each call holds a reference).
 #include <pybind11/stl.h>
 
+#include <poll.h>
+
+#include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
-#include <initializer_list>
-#include <mutex>
+#include <cstring>
 #include <set>
-#include <thread>
 
 #include "binding.hpp"
 #include "signal_watch.hpp"
@@ -25,8 +30,6 @@
 namespace advlock_python {
 
 namespace {
-
-using namespace std::chrono_literals;
 
 advlock::mode mode_of(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
 
@@ -46,26 +49,21 @@ public:
         : lock_(std::move(lock)), key_(key), label_(std::move(label)), shared_(shared), reentrant_(reentrant),
           session_(std::move(session)) {}
     python_lock(python_lock &&) = default;
-    ~python_lock() {
-        if (lock_) without_gil([this] { lock_.reset(); });
-    }
+    // Freeing an unreleased lock never blocks (the C ABI hands the release to
+    // the session's own thread), so the finalizer keeps the GIL.
+    ~python_lock() = default;
 
+    // A second release, or one after close, is the C ABI's EMISUSE.
     void release() {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.release: the lock " + label_ +
-                                                               " was already released", "");
         released_ = true;
-        naming_errors(label_, [this] { return without_gil([this] { lock_->release(); return 0; }); });
+        naming_errors(label_, [this] { return without_gil([this] { lock_.release(); return 0; }); });
     }
     void ensure_held() const {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.ensure_held: the lock " + label_ +
-                                                               " was released", "");
-        naming_errors(label_, [this] { lock_->check(); return 0; });
+        naming_errors(label_, [this] { lock_.check(); return 0; });
     }
-    bool held() const { return lock_ && advlock_lock_check(lock_->c_handle()) == ADVLOCK_OK; }
+    bool held() const { return advlock_lock_check(lock_.c_handle()) == ADVLOCK_OK; }
     void verify(bool strict) {
-        if (!lock_) throw advlock::misuse(ADVLOCK_EMISUSE, "advlock.Lock.verify: the lock " + label_ +
-                                                               " was released", "");
-        naming_errors(label_, [&] { return without_gil([&] { lock_->verify(strict); return 0; }); });
+        naming_errors(label_, [&] { return without_gil([&] { lock_.verify(strict); return 0; }); });
     }
     void exit() {
         if (!released_) release();
@@ -78,7 +76,7 @@ public:
     const py::object &session() const { return session_; }
 
 private:
-    std::optional<advlock::lock> lock_;  // stays set after release: the handle answers "released"
+    advlock::lock lock_;  // after release the handle answers "released" (EMISUSE)
     bool released_ = false;
     advlock::key key_;
     std::string label_;  // the name the caller gave (key_label), for messages and repr
@@ -100,32 +98,6 @@ std::set<python_session *> &open_sessions() {
 }
 
 class python_session {
-    // One use of the C session by a call in progress. close() waits (cancelling
-    // waits) until none is left, so no thread is inside the C session when it
-    // is freed, whichever Python thread closes it.
-    class session_call {
-    public:
-        session_call(python_session &owner, const char *doing) : owner_(owner) {
-            std::lock_guard<std::mutex> guard(owner.calls_mutex_);
-            if (!owner.session_ || owner.closing_) {
-                throw advlock::misuse(ADVLOCK_EMISUSE,
-                                      std::string("advlock.Session.") + doing + ": the session is closed", "");
-            }
-            ++owner.calls_;
-            session_ = &*owner.session_;
-        }
-        session_call(const session_call &) = delete;
-        ~session_call() {
-            std::lock_guard<std::mutex> guard(owner_.calls_mutex_);
-            if (--owner_.calls_ == 0) owner_.calls_done_.notify_all();
-        }
-        advlock::session &session() const { return *session_; }
-
-    private:
-        python_session &owner_;
-        advlock::session *session_;
-    };
-
 public:
     python_session(const std::string &url, const advlock::session_options &options, py::object registry)
         : registry_object_(std::move(registry)) {
@@ -134,13 +106,16 @@ public:
         open_sessions().insert(this);
     }
     python_session(const python_session &) = delete;
-    ~python_session() { close(); }
+    // The last owner: frees (and closes, if still open) the C session.
+    ~python_session() {
+        open_sessions().erase(this);
+        without_gil([&] { session_.reset(); return 0; });
+    }
 
     py::object try_lock(py::object self, py::handle key_value, bool shared, bool reentrant) {
         const advlock::key key = to_key(key_value, registry_);
         std::string label = key_label(key_value, key);
-        session_call call(*this, "try_lock");
-        advlock::session &session = call.session();
+        advlock::session &session = *session_;
         std::optional<advlock::lock> lock = naming_errors(label, [&] {
             return without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); });
         });
@@ -152,8 +127,7 @@ public:
         const advlock::key key = to_key(key_value, registry_);
         std::string label = key_label(key_value, key);
         const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
-        session_call call(*this, "lock");
-        advlock::session &session = call.session();
+        advlock::session &session = *session_;
         std::optional<advlock::lock> lock = naming_errors(label, [&] {
             return timeout_ms == 0
                        ? without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); })
@@ -170,23 +144,48 @@ public:
     }
 
     void cancel() {
-        session_call call(*this, "cancel");
-        without_gil([&] { call.session().cancel(); });
+        without_gil([&] { session_->cancel(); return 0; });
     }
-    void check() { session_call(*this, "check").session().check(); }
-    bool lost() {
-        try {
-            session_call call(*this, "lost");
-            return advlock_session_check(call.session().c_handle()) == ADVLOCK_ELOST;
-        } catch (const advlock::misuse &) {
-            return true;  // closed: it holds nothing any more
-        }
-    }
+    void check() { session_->check(); }
+    // Lost, or closed: either way it holds nothing any more.
+    bool lost() { return advlock_session_check(session_->c_handle()) != ADVLOCK_OK; }
     void verify() {
-        session_call call(*this, "verify");
-        without_gil([&] { call.session().verify(); });
+        without_gil([&] { session_->verify(); return 0; });
     }
-    std::int32_t backend_pid() { return session_call(*this, "backend_pid").session().backend_pid(); }
+    std::int64_t server_id() { return session_->server_id(); }
+    int loss_fd() { return session_->loss_fd(); }
+
+    // Returns when the time ran out; raises LockLost once lost, Misuse once
+    // closed (advlock_session_wait_lost), and on the main thread whatever a
+    // signal handler raises (KeyboardInterrupt).
+    void wait_lost(py::handle timeout) {
+        const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
+        if (!interpreter_alive() || !on_main_thread()) {
+            without_gil([&] { session_->wait_lost(timeout_ms); return 0; });
+            return;
+        }
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+        const int loss = session_->loss_fd();
+        signal_wakeup wakeup;
+        for (;;) {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            std::int64_t left = timeout_ms;
+            if (timeout_ms != ADVLOCK_WAIT_FOREVER) {
+                const auto now = std::chrono::steady_clock::now();
+                left = now >= deadline ? 0
+                                       : std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+            }
+            pollfd fds[2] = {{loss, POLLIN, 0}, {wakeup.fd(), POLLIN, 0}};
+            const int ready = without_gil([&] { return ::poll(fds, 2, static_cast<int>(left)); });
+            if (ready < 0 && errno != EINTR) {
+                throw advlock::error(ADVLOCK_ERROR, std::string("advlock.Session.wait_lost: poll: ") +
+                                                        std::strerror(errno), "");
+            }
+            if (fds[1].revents & POLLIN) wakeup.forward();  // its handler runs at the top
+            if (fds[0].revents != 0 || ready == 0) break;  // lost or closed, or the time ran out
+        }
+        session_->wait_lost(0);  // lost: LockLost with why; closed: Misuse; else the time ran out
+    }
 
     // An advlock.Holders: a list of Holder with .note, what the server could not show.
     py::object holders(py::handle only) {
@@ -194,62 +193,46 @@ public:
         if (!only.is_none()) key = to_key(only, registry_);
         std::string note;
         std::vector<advlock::holder> rows;
-        {
-            session_call call(*this, "holders");
-            advlock::session &session = call.session();
-            rows = without_gil([&] { return session.holders(registry_, key ? &*key : nullptr, &note); });
-        }
+        rows = without_gil([&] { return session_->holders(registry_, key ? &*key : nullptr, &note); });
         py::object list = py::module_::import("advlock._advlock").attr("Holders")(py::cast(std::move(rows)));
         list.attr("note") = note;
         return list;
     }
 
     void on_lost(py::object callback) {
-        session_call call(*this, "on_lost");
-        advlock::session &session = call.session();
         if (!callback.is_none() && !PyCallable_Check(callback.ptr())) {
             throw py::type_error("on_lost takes a callable (why: str) -> None, or None");
         }
         slot_->callback = std::move(callback);
         lost_slot *slot = slot_.get();
-        session.on_lost([slot](const std::string &why) {
-            if (!interpreter_alive()) return;
-            py::gil_scoped_acquire gil;
-            if (slot->callback.is_none()) return;
-            try {
-                slot->callback(why);
-            } catch (py::error_already_set &error) {
-                error.discard_as_unraisable("advlock lost callback");
-            }
-        });
+        try {
+            session_->on_lost([slot](const std::string &why) {
+                if (!interpreter_alive()) return;
+                py::gil_scoped_acquire gil;
+                // A reference of its own: the callback may close the session,
+                // which lets go of slot->callback.
+                py::object callback = slot->callback;
+                if (callback.is_none()) return;
+                try {
+                    callback(why);
+                } catch (py::error_already_set &error) {
+                    error.discard_as_unraisable("advlock lost callback");
+                }
+            });
+        } catch (const advlock::error &) {
+            slot_->callback = py::none();  // closed: it will never be called
+            throw;
+        }
     }
 
+    // advlock's close: any thread, any time, twice; waits of other threads
+    // end (Misuse), and the lost callback is not called any more.
     void close() {
         open_sessions().erase(this);
-        {
-            std::lock_guard<std::mutex> guard(calls_mutex_);
-            if (!session_ || closing_) return;
-            closing_ = true;
-        }
-        without_gil([&] {
-            // Calls still inside the session (a wait on another thread) end first.
-            std::unique_lock<std::mutex> guard(calls_mutex_);
-            while (calls_ > 0) {
-                session_->cancel();
-                calls_done_.wait_for(guard, 20ms);
-            }
-            std::optional<advlock::session> closing = std::move(session_);
-            session_.reset();
-            guard.unlock();
-            closing->close();
-            return 0;
-        });
+        without_gil([&] { session_->close(); return 0; });
         slot_->callback = py::none();
     }
-    bool closed() {
-        std::lock_guard<std::mutex> guard(calls_mutex_);
-        return !session_ || closing_;
-    }
+    bool closed() { return advlock_session_check(session_->c_handle()) == ADVLOCK_EMISUSE; }
     const py::object &registry() const { return registry_object_; }
 
 private:
@@ -284,7 +267,7 @@ private:
             try {
                 lock = without_gil([&] { return session.acquire(key, mode, {left, reentrant, &token}); });
             } catch (const advlock::canceled &) {
-                if (!watch.signal_cancelled_the_wait()) throw;  // Session.cancel() or close()
+                if (!watch.signal_cancelled_the_wait()) throw;  // Session.cancel()
                 continue;                                        // its handler runs at the top
             }
             if (PyErr_CheckSignals() != 0) {
@@ -298,11 +281,7 @@ private:
     py::object registry_object_;
     const advlock::registry *registry_ = nullptr;
     std::unique_ptr<lost_slot> slot_ = std::make_unique<lost_slot>();
-    std::mutex calls_mutex_;
-    std::condition_variable calls_done_;
-    int calls_ = 0;
-    bool closing_ = false;
-    std::optional<advlock::session> session_;
+    std::optional<advlock::session> session_;  // set until the destructor: the Python object owns it
 };
 
 py::object utc_datetime(std::int64_t unix_us) {
@@ -362,7 +341,9 @@ raises LockLost once the session's locks are known to be gone.)doc")
         .def_readonly("name", &advlock::holder::lock_name, "The registry's name for the key, or None.")
         .def_property_readonly("shared", [](const advlock::holder &h) { return h.mode == advlock::mode::shared; })
         .def_readonly("granted", &advlock::holder::granted, "True: holds the lock; False: waits for it.")
-        .def_readonly("pid", &advlock::holder::pid, "The server process id (0 for a prepared transaction).")
+        .def_readonly("server_id", &advlock::holder::server_id,
+                      "The holder's Session.server_id: its PostgreSQL backend pid or MySQL connection id "
+                      "(0 for a prepared transaction).")
         .def_readonly("is_self", &advlock::holder::is_self)
         .def_readonly("user", &advlock::holder::user)
         .def_readonly("application_name", &advlock::holder::application_name)
@@ -375,7 +356,7 @@ raises LockLost once the session's locks are known to be gone.)doc")
         .def_readonly("details_hidden", &advlock::holder::details_hidden,
                       "True when the server hides user/application/client from this role (grant pg_read_all_stats).")
         .def("__repr__", [](const advlock::holder &h) {
-            return "<advlock.Holder " + h.key.to_string() + " pid=" + std::to_string(h.pid) +
+            return "<advlock.Holder " + h.key.to_string() + " server_id=" + std::to_string(h.server_id) +
                    (h.granted ? " granted" : " waiting") + ">";
         });
 
@@ -417,7 +398,7 @@ exclude each other.)doc")
              py::arg("reentrant") = false,
              "Take the lock, waiting up to timeout seconds (None: as long as it takes) for other sessions and for "
              "other Locks of this one (threads sharing a session exclude each other). Raises NotAcquired when "
-             "the time runs out, Canceled when cancel() or close() interrupts it, Deadlock (also when this "
+             "the time runs out, Canceled when cancel() interrupts it, Misuse when close() does, Deadlock (also when this "
              "thread holds the lock itself through another Lock: release it, or take both reentrant=True). "
              "Ctrl-C ends this wait only and raises KeyboardInterrupt. A failed wait never leaves a lock behind.")
         .def("cancel", &python_session::cancel, "Interrupt every lock() wait of the session, on all threads.")
@@ -429,10 +410,22 @@ exclude each other.)doc")
              "on PostgreSQL; on MySQL/MariaDB what the server can show, with Holders.note saying what it could not.")
         .def("on_lost", &python_session::on_lost, py::arg("callback"),
              "Call callback(why) once when the locks are lost, from advlock's watchdog thread (None removes it).")
-        .def_property_readonly("backend_pid", &python_session::backend_pid)
+        .def("wait_lost", &python_session::wait_lost, py::arg("timeout") = py::none(),
+             "Block (without the GIL) until the locks are lost: raises LockLost (saying why) then, Misuse once the "
+             "session is closed (also by another thread meanwhile); returns None when timeout seconds (None: no "
+             "limit) passed first. On the main thread Ctrl-C ends it with KeyboardInterrupt.")
+        .def("loss_fd", &python_session::loss_fd,
+             "A file descriptor that turns readable once the locks are lost or the session is closed, and stays "
+             "so: for select.select, selectors or asyncio's loop.add_reader; then call check(). Never read from "
+             "it nor close it: advlock owns it, and it stays open as long as the session object lives.")
+        .def_property_readonly("server_id", &python_session::server_id,
+                               "The server's id for the session: pg_backend_pid() on PostgreSQL, CONNECTION_ID() on "
+                               "MySQL/MariaDB, the process id for local locks.")
         .def_property_readonly("registry", &python_session::registry)
         .def_property_readonly("closed", &python_session::closed)
-        .def("close", &python_session::close, "Close the connection, releasing every lock. Safe to call twice.")
+        .def("close", &python_session::close,
+             "Close the connection, releasing every lock. Safe from any thread, also while other threads wait on "
+             "the session (their lock() raises Misuse), and twice. Every later call raises Misuse.")
         .def("__enter__", [](py::object self) { return self; })
         .def("__exit__", [](python_session &session, py::args) {
             session.close();

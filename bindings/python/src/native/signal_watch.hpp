@@ -14,6 +14,9 @@
 // threads' waits on the same session go on. The main thread then runs the
 // Python handlers (PyErr_CheckSignals) as soon as the core returns. Only the
 // main thread may do this: Python runs handlers there only.
+//
+// signal_wakeup is that pipe alone, for a wait that can poll it itself
+// (Session.wait_lost polls it beside the session's loss fd).
 #pragma once
 
 #include <fcntl.h>
@@ -46,37 +49,79 @@ std::thread thread_without_signals(Body body) {
     return thread;
 }
 
-class signal_watch {
+// A pipe that is Python's signal wakeup fd while it lives: readable once a
+// signal arrived. forward() passes the bytes on to the fd set before.
+class signal_wakeup {
 public:
     // Call with the GIL held, on the main thread.
-    signal_watch() {
-        if (::pipe2(signals_, O_NONBLOCK | O_CLOEXEC) != 0 || ::pipe2(stop_, O_NONBLOCK | O_CLOEXEC) != 0) {
-            const std::string why = std::strerror(errno);
-            for (int fd : {signals_[0], signals_[1], stop_[0], stop_[1]}) if (fd >= 0) ::close(fd);
-            throw advlock::error(ADVLOCK_ERROR, "advlock: cannot make the pipe that lets Ctrl-C end a wait: " + why, "");
+    signal_wakeup() {
+        if (::pipe2(fds_, O_NONBLOCK | O_CLOEXEC) != 0) {
+            throw advlock::error(ADVLOCK_ERROR, std::string("advlock: cannot make the pipe that lets Ctrl-C end a "
+                                                            "wait: ") + std::strerror(errno), "");
         }
         try {
-            previous_fd_ = set_wakeup_fd(signals_[1]);
+            previous_fd_ = set_wakeup_fd(fds_[1]);
         } catch (...) {
-            for (int fd : {signals_[0], signals_[1], stop_[0], stop_[1]}) ::close(fd);
+            for (int fd : fds_) ::close(fd);
             throw;
         }
-        watcher_ = thread_without_signals([this] { watch(); });
     }
-    signal_watch(const signal_watch &) = delete;
-    signal_watch &operator=(const signal_watch &) = delete;
-    // Call with the GIL held (the watcher never takes it).
-    ~signal_watch() {
+    signal_wakeup(const signal_wakeup &) = delete;
+    signal_wakeup &operator=(const signal_wakeup &) = delete;
+    // Call with the GIL held.
+    ~signal_wakeup() {
         try {
             set_wakeup_fd(previous_fd_);  // from here on, signals reach the previous fd directly
         } catch (py::error_already_set &error) {
             error.discard_as_unraisable("advlock: restoring signal.set_wakeup_fd");  // that fd was closed meanwhile
         }
+        forward();  // what arrived in between
+        for (int fd : fds_) ::close(fd);
+    }
+
+    int fd() const { return fds_[0]; }
+
+    // Moves the signal bytes to the previous wakeup fd; true when there were any.
+    bool forward() {
+        unsigned char bytes[64];
+        bool any = false;
+        ssize_t n;
+        while ((n = ::read(fds_[0], bytes, sizeof bytes)) > 0) {
+            any = true;
+            if (previous_fd_ >= 0) (void)!::write(previous_fd_, bytes, static_cast<size_t>(n));
+        }
+        return any;
+    }
+
+private:
+    // signal.set_wakeup_fd (its C function is not exported); returns the previous fd.
+    static int set_wakeup_fd(int fd) {
+        return py::module_::import("signal").attr("set_wakeup_fd")(fd).cast<int>();
+    }
+
+    int fds_[2] = {-1, -1};
+    int previous_fd_ = -1;
+};
+
+class signal_watch {
+public:
+    // Call with the GIL held, on the main thread.
+    signal_watch() {
+        if (::pipe2(stop_, O_NONBLOCK | O_CLOEXEC) != 0) {
+            throw advlock::error(ADVLOCK_ERROR, std::string("advlock: cannot make the pipe that lets Ctrl-C end a "
+                                                            "wait: ") + std::strerror(errno), "");
+        }
+        watcher_ = thread_without_signals([this] { watch(); });
+    }
+    signal_watch(const signal_watch &) = delete;
+    signal_watch &operator=(const signal_watch &) = delete;
+    // Call with the GIL held (the watcher never takes it); wakeup_ then
+    // restores the previous wakeup fd and forwards what arrived meanwhile.
+    ~signal_watch() {
         const char stop = 0;
         (void)!::write(stop_[1], &stop, 1);
         watcher_.join();
-        forward();  // what arrived in between
-        for (int fd : {signals_[0], signals_[1], stop_[0], stop_[1]}) ::close(fd);
+        for (int fd : stop_) ::close(fd);
     }
 
     // The token to give the next wait; a signal cancels it.
@@ -87,7 +132,7 @@ public:
 
     // After a wait ended as cancelled: true when a signal did it (and the
     // token is then a fresh one, cancelling being sticky), false when it was
-    // Session.cancel() or close(). Only while no wait uses the token.
+    // Session.cancel(). Only while no wait uses the token.
     bool signal_cancelled_the_wait() {
         std::lock_guard<std::mutex> guard(mutex_);
         if (!fired_) return false;
@@ -97,16 +142,11 @@ public:
     }
 
 private:
-    // signal.set_wakeup_fd (its C function is not exported); returns the previous fd.
-    static int set_wakeup_fd(int fd) {
-        return py::module_::import("signal").attr("set_wakeup_fd")(fd).cast<int>();
-    }
-
     void watch() {
-        pollfd fds[2] = {{signals_[0], POLLIN, 0}, {stop_[0], POLLIN, 0}};
+        pollfd fds[2] = {{wakeup_.fd(), POLLIN, 0}, {stop_[0], POLLIN, 0}};
         for (;;) {
             if (::poll(fds, 2, -1) < 0) continue;  // EINTR: signals are blocked here, but be safe
-            if ((fds[0].revents & POLLIN) && forward()) {
+            if ((fds[0].revents & POLLIN) && wakeup_.forward()) {
                 // One step, so that a wait ended by this cancel always finds fired_ set.
                 std::lock_guard<std::mutex> guard(mutex_);
                 fired_ = true;
@@ -116,21 +156,8 @@ private:
         }
     }
 
-    // Moves the signal bytes to the previous wakeup fd; true when there were any.
-    bool forward() {
-        unsigned char bytes[64];
-        bool any = false;
-        ssize_t n;
-        while ((n = ::read(signals_[0], bytes, sizeof bytes)) > 0) {
-            any = true;
-            if (previous_fd_ >= 0) (void)!::write(previous_fd_, bytes, static_cast<size_t>(n));
-        }
-        return any;
-    }
-
-    int signals_[2] = {-1, -1};
+    signal_wakeup wakeup_;  // first: it outlives the watcher, which reads it
     int stop_[2] = {-1, -1};
-    int previous_fd_ = -1;
     std::mutex mutex_;  // guards fired_ and token_, shared with the watcher
     bool fired_ = false;
     std::unique_ptr<advlock::cancel_token> token_ = std::make_unique<advlock::cancel_token>();

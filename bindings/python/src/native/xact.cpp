@@ -38,9 +38,9 @@ void register_xact(py::module_ &module) {
                "One statement of a timed transaction-scoped wait through another driver (advlock_xact_wait_sql): "
                "step is savepoint, set_timeout (answers one row: the saved lock_timeout first), lock, "
                "restore_timeout (saved: that value) and release on success, or rollback then release on failure.");
-    module.def("status_of_sqlstate",
+    module.def("status_from_sqlstate",
                [](py::handle sqlstate) {
-                   return static_cast<int>(advlock::status_of_sqlstate(
+                   return static_cast<int>(advlock::status_from_sqlstate(
                        sqlstate.is_none() ? std::string() : sqlstate.cast<std::string>()));
                },
                py::arg("sqlstate"),
