@@ -16,10 +16,10 @@ inline void capi_try_release_cycles(benchmark::State &state, const char *url, st
         state.SkipWithError(advlock_error_last()->message);
         return;
     }
-    const advlock_key key = advlock_key_bigint(key_value);
+    const advlock_target target = advlock_target_of_key(advlock_key_bigint(key_value));
     for (auto _ : state) {
         advlock_lock *lock = nullptr;
-        if (advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE) != ADVLOCK_OK ||
+        if (advlock_session_try_lock(&lock, session, &target, ADVLOCK_EXCLUSIVE) != ADVLOCK_OK ||
             advlock_lock_release(lock) != ADVLOCK_OK) {
             state.SkipWithError(advlock_error_last()->message);
             advlock_lock_free(lock);
@@ -27,7 +27,7 @@ inline void capi_try_release_cycles(benchmark::State &state, const char *url, st
         }
         advlock_lock_free(lock);
     }
-    advlock_session_close(session);
+    advlock_session_free(session);
 }
 
 }  // namespace advlock::bench

@@ -19,7 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool waiting_on_server(PGconn *observer, int32_t pid) {
+bool waiting_on_server(PGconn *observer, int64_t pid) {
     const std::string sql = "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = " +
                             std::to_string(pid);
     PGresult *result = PQexec(observer, sql.c_str());
@@ -37,18 +37,18 @@ void BM_HandOff(benchmark::State &state) {
         return;
     }
     PGconn *observer = PQconnectdb(url.c_str());
-    int32_t waiter_pid = 0;
-    advlock_session_backend_pid(&waiter_pid, waiter);
-    const advlock_key key = advlock_key_bigint(515151);
+    int64_t waiter_pid = 0;
+    advlock_session_server_id(&waiter_pid, waiter);
+    const advlock_target target = advlock_target_of_key(advlock_key_bigint(515151));
     std::vector<double> latencies_us;
 
     for (auto _ : state) {
         advlock_lock *held = nullptr;
-        advlock_session_try_lock(&held, holder, &key, ADVLOCK_EXCLUSIVE);
+        advlock_session_try_lock(&held, holder, &target, ADVLOCK_EXCLUSIVE);
         std::atomic<Clock::rep> acquired_at{0};
         std::thread waiting([&] {
             advlock_lock *lock = nullptr;
-            if (advlock_session_lock(&lock, waiter, &key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER) == ADVLOCK_OK) {
+            if (advlock_session_lock(&lock, waiter, &target, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER) == ADVLOCK_OK) {
                 acquired_at = Clock::now().time_since_epoch().count();
             }
             advlock_lock_free(lock);
@@ -68,8 +68,8 @@ void BM_HandOff(benchmark::State &state) {
     state.counters["p99_us"] = advlock::bench::percentile(latencies_us, 0.99);
     state.counters["handoffs"] = static_cast<double>(latencies_us.size());
     PQfinish(observer);
-    advlock_session_close(waiter);
-    advlock_session_close(holder);
+    advlock_session_free(waiter);
+    advlock_session_free(holder);
 }
 
 }  // namespace

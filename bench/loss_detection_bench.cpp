@@ -57,11 +57,11 @@ void BM_TerminateToLostCallback(benchmark::State &state) {
         std::atomic<Clock::rep> lost_at{0};
         advlock_session *session = open_timed(state, url, lost_at);
         if (!session) break;
-        const advlock_key key = advlock_key_bigint(626262);
+        const advlock_target target = advlock_target_of_key(advlock_key_bigint(626262));
         advlock_lock *lock = nullptr;
-        advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
-        int32_t pid = 0;
-        advlock_session_backend_pid(&pid, session);
+        advlock_session_try_lock(&lock, session, &target, ADVLOCK_EXCLUSIVE);
+        int64_t pid = 0;
+        advlock_session_server_id(&pid, session);
 
         // Arg 1: the job is at work, 20 ms past its last advlock call (the usual
         // case); arg 0: terminated right after a call, while the watchdog
@@ -76,7 +76,7 @@ void BM_TerminateToLostCallback(benchmark::State &state) {
         latencies_us.push_back(us);
         state.SetIterationTime(us / 1e6);
         advlock_lock_free(lock);
-        advlock_session_close(session);
+        advlock_session_free(session);
     }
     state.counters["p50_us"] = advlock::bench::percentile(latencies_us, 0.50);
     state.counters["p99_us"] = advlock::bench::percentile(latencies_us, 0.99);
@@ -100,9 +100,9 @@ void BM_LocalFileRemovedToLostCallback(benchmark::State &state) {
         std::atomic<Clock::rep> lost_at{0};
         advlock_session *session = open_timed(state, url, lost_at);
         if (!session) break;
-        const advlock_key key = advlock_key_pair(64, 64);
+        const advlock_target target = advlock_target_of_key(advlock_key_pair(64, 64));
         advlock_lock *lock = nullptr;
-        advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
+        advlock_session_try_lock(&lock, session, &target, ADVLOCK_EXCLUSIVE);
         std::this_thread::sleep_for(std::chrono::milliseconds(state.range(0)));  // the job at work
         const Clock::time_point removed = Clock::now();
         ::unlink((directory + "/64:64.lock").c_str());
@@ -113,7 +113,7 @@ void BM_LocalFileRemovedToLostCallback(benchmark::State &state) {
         latencies_us.push_back(us);
         state.SetIterationTime(us / 1e6);
         advlock_lock_free(lock);
-        advlock_session_close(session);
+        advlock_session_free(session);
     }
     std::system(("rm -rf " + directory).c_str());
     state.counters["p50_us"] = advlock::bench::percentile(latencies_us, 0.50);
@@ -151,17 +151,17 @@ void verify_benchmark(benchmark::State &state, int strict) {
         state.SkipWithError(advlock_error_last()->message);
         return;
     }
-    const advlock_key key = advlock_key_bigint(636363);
+    const advlock_target target = advlock_target_of_key(advlock_key_bigint(636363));
     advlock_lock *lock = nullptr;
-    advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
+    advlock_session_try_lock(&lock, session, &target, ADVLOCK_EXCLUSIVE);
     for (auto _ : state) {
-        if (advlock_lock_verify(lock, strict) != ADVLOCK_OK) {
+        if (advlock_lock_verify(lock, strict ? ADVLOCK_VERIFY_STRICT : 0u) != ADVLOCK_OK) {
             state.SkipWithError(advlock_error_last()->message);
             break;
         }
     }
     advlock_lock_free(lock);
-    advlock_session_close(session);
+    advlock_session_free(session);
 }
 
 void BM_Heartbeat(benchmark::State &state) { verify_benchmark(state, 0); }

@@ -1,27 +1,23 @@
 #include "durations.hpp"
 
 #include "advlock.hpp"
+#include "duration_text.hpp"
 #include "exit_codes.hpp"
 
 namespace advlock::cli {
 
 std::chrono::milliseconds parse_duration(const std::string &subcommand, const std::string &option,
                                          const std::string &text) {
-    try {
-        return std::chrono::milliseconds(advlock::parse_duration_ms(text));
-    } catch (const advlock::error &e) {
-        throw usage_error("advlock " + subcommand + ": --" + option + ": " + e.what());
-    }
+    if (const std::optional<std::chrono::milliseconds> duration = read_duration(text)) return *duration;
+    throw usage_error("advlock " + subcommand + ": --" + option + ": " + duration_refusal(text));
 }
 
 std::chrono::milliseconds parse_wait(const std::string &subcommand, const std::string &option,
                                      const std::string &text) {
     const std::chrono::milliseconds wait = parse_duration(subcommand, option, text);
-    if (wait.count() > ADVLOCK_WAIT_MAX_MS) {
+    if (wait.count() > kLongestWaitMs) {
         throw usage_error("advlock " + subcommand + ": --" + option + " " + advlock::printable(text) +
-                          " is longer than the longest wait, " + std::to_string(ADVLOCK_WAIT_MAX_MS) +
-                          "ms (about 24.8 days: PostgreSQL's lock_timeout is an int of milliseconds); give at most "
-                          "24d");
+                          " is longer than the longest wait, " + kLongestWaitText + "; give at most 24d");
     }
     return wait;
 }

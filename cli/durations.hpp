@@ -8,11 +8,11 @@
 namespace advlock::cli {
 
 // Throws a usage error naming the subcommand and the option for anything else
-// (the core's words for what is wrong).
+// (duration_text's words for what is wrong).
 std::chrono::milliseconds parse_duration(const std::string &subcommand, const std::string &option,
                                          const std::string &text);
 
-// A wait for a lock: a duration of at most ADVLOCK_WAIT_MAX_MS, the longest
+// A wait for a lock: a duration of at most kLongestWaitMs, the longest
 // any backend accepts; refused here, before connecting, in the option's words.
 std::chrono::milliseconds parse_wait(const std::string &subcommand, const std::string &option,
                                      const std::string &text);

@@ -3,6 +3,7 @@
 #include <ctime>
 #include <unistd.h>
 
+#include "error.hpp"
 #include "exit_codes.hpp"
 
 namespace advlock::cli {
@@ -17,27 +18,27 @@ bool is_local(const std::string &url) {
 
 constexpr const char *kDefaultConfig = "/etc/advlock.toml";
 
-std::optional<advlock::config> config_option(const Arguments &arguments) {
+std::optional<ConfigFile> config_option(const Arguments &arguments) {
     std::optional<std::string> path = arguments.value("config");
     if (!path) {
         if (::access(kDefaultConfig, F_OK) != 0) return std::nullopt;
         path = kDefaultConfig;
     }
     try {
-        return advlock::config::open(*path);
-    } catch (const advlock::error &e) {
+        return ConfigFile::load(*path);
+    } catch (const core::Error &e) {  // ConfigError, or IoError when unreadable
         throw CliError(exit_code::config, e.what());
     }
 }
 
-std::optional<std::string> setting(const Arguments &arguments, const std::optional<advlock::config> &config,
+std::optional<std::string> setting(const Arguments &arguments, const std::optional<ConfigFile> &config,
                                    const std::string &option, const std::string &config_setting) {
     if (const auto value = arguments.value(option)) return value;
     if (config) return config->get(config_setting);
     return std::nullopt;
 }
 
-std::string database_url(const Arguments &arguments, const std::optional<advlock::config> &config,
+std::string database_url(const Arguments &arguments, const std::optional<ConfigFile> &config,
                          const std::string &subcommand) {
     const std::optional<std::string> url = setting(arguments, config, "db", "database");
     if (!url || url->empty()) {
@@ -49,7 +50,7 @@ std::string database_url(const Arguments &arguments, const std::optional<advlock
 }
 
 std::optional<advlock::registry> registry_option(const Arguments &arguments,
-                                                 const std::optional<advlock::config> &config) {
+                                                 const std::optional<ConfigFile> &config) {
     const std::optional<std::string> path = setting(arguments, config, "registry", "registry");
     if (!path) return std::nullopt;
     try {
@@ -108,7 +109,7 @@ std::string utc_time(long long unix_us, bool iso) {
 }
 
 std::string describe_holder(const advlock::holder &holder) {
-    std::string text = "pid " + std::to_string(holder.pid);
+    std::string text = "pid " + std::to_string(holder.server_id);
     std::string details;
     const auto add = [&](const char *label, const std::optional<std::string> &value) {
         if (!value || value->empty()) return;

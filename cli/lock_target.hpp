@@ -9,6 +9,7 @@
 
 #include "advlock.hpp"
 #include "arguments.hpp"
+#include "config/config_file.hpp"
 
 namespace advlock::cli {
 
@@ -22,24 +23,24 @@ struct LockTarget {
 
 // The configuration: --config FILE, else /etc/advlock.toml when it exists
 // (exit 78 when it is unreadable or invalid).
-std::optional<advlock::config> config_option(const Arguments &arguments);
+std::optional<ConfigFile> config_option(const Arguments &arguments);
 
 // A setting from the command line (--name) when given, else from the config
 // file (setting), else nothing.
-std::optional<std::string> setting(const Arguments &arguments, const std::optional<advlock::config> &config,
+std::optional<std::string> setting(const Arguments &arguments, const std::optional<ConfigFile> &config,
                                    const std::string &option, const std::string &config_setting);
 
 // --db (or the config's database), required: cron's bare environment must
 // never silently fall back to something that excludes less. "local",
 // "local:/dir" or "file:/dir" name the host-local flock backend.
-std::string database_url(const Arguments &arguments, const std::optional<advlock::config> &config,
+std::string database_url(const Arguments &arguments, const std::optional<ConfigFile> &config,
                          const std::string &subcommand);
 
 bool is_local(const std::string &url);
 
 // --registry FILE (or the config's registry), when given (exit 78 when invalid).
 std::optional<advlock::registry> registry_option(const Arguments &arguments,
-                                                 const std::optional<advlock::config> &config);
+                                                 const std::optional<ConfigFile> &config);
 
 // --key TEXT or --name NAME (exactly one). A name is looked up in the
 // registry when there is one, and must be there; else it is the advlock key of

@@ -31,26 +31,12 @@ private:
             : Error(Status, message, std::move(sqlstate)) {}                             \
     }
 
-ADVLOCK_CORE_ERROR(InvalidArgument, ADVLOCK_EINVAL);
-ADVLOCK_CORE_ERROR(BadKey, ADVLOCK_EKEY);
-ADVLOCK_CORE_ERROR(RegistryError, ADVLOCK_EREGISTRY);
-ADVLOCK_CORE_ERROR(NotFound, ADVLOCK_ENOTFOUND);
-ADVLOCK_CORE_ERROR(IoError, ADVLOCK_EIO);
-ADVLOCK_CORE_ERROR(Misuse, ADVLOCK_EMISUSE);
-ADVLOCK_CORE_ERROR(ConnectError, ADVLOCK_ECONNECT);
-ADVLOCK_CORE_ERROR(StandbyTarget, ADVLOCK_ESTANDBY);
-ADVLOCK_CORE_ERROR(ReadOnlyTarget, ADVLOCK_EREADONLY);
-ADVLOCK_CORE_ERROR(PoolerTarget, ADVLOCK_EPOOLER);
-ADVLOCK_CORE_ERROR(ClusterTarget, ADVLOCK_ECLUSTER);
-ADVLOCK_CORE_ERROR(UnsafeLockDirectory, ADVLOCK_EUNSAFEDIR);
-ADVLOCK_CORE_ERROR(LockLost, ADVLOCK_ELOST);
-ADVLOCK_CORE_ERROR(Canceled, ADVLOCK_ECANCELED);
-ADVLOCK_CORE_ERROR(CapacityError, ADVLOCK_ECAPACITY);
-ADVLOCK_CORE_ERROR(Deadlock, ADVLOCK_EDEADLOCK);
-ADVLOCK_CORE_ERROR(PermissionDenied, ADVLOCK_EPERMISSION);
-ADVLOCK_CORE_ERROR(ServerError, ADVLOCK_ESERVER);
-ADVLOCK_CORE_ERROR(Unsupported, ADVLOCK_EUNSUPPORTED);
-ADVLOCK_CORE_ERROR(ConfigError, ADVLOCK_ECONFIG);
+// One class per error status of advlock/status_table.h, named by its Kind
+// column (LockLost, Misuse, ...).
+#define ADVLOCK_CORE_ERROR_ROW(status, kind, Kind, parent, summary) ADVLOCK_CORE_ERROR(Kind, status);
+ADVLOCK_STATUS_ERRORS(ADVLOCK_CORE_ERROR_ROW)
+#undef ADVLOCK_CORE_ERROR_ROW
+using IoError = FileError;  // the older name, kept so throw sites read as before
 
 #undef ADVLOCK_CORE_ERROR
 

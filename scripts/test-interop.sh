@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh" build postgres mysql test python java ruby
 build="$root/build/interop"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADVLOCK_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --target advlock_cli interop_contender >/dev/null
+cmake --build "$build" --target advlock_cli interop_contender interop_c_contender >/dev/null
 
 python=$(ls -d "$root"/build/python/venv-*/bin/python 2>/dev/null | head -n 1 || true)
 if [ -z "$python" ]; then
@@ -25,6 +25,6 @@ gems="$root/build/ruby-gems"
 
 "$root/scripts/with-postgres.sh" -- "$root/scripts/with-mariadb.sh" -- bash -c '
   python3 "'"$root"'/tests/interop/interop.py" --pg-url "$ADVLOCK_TEST_PG_URL" --mysql-url "$ADVLOCK_TEST_MYSQL_URL" \
-    --cli "'"$build"'/cli/advlock" --cpp "'"$build"'/tests/interop/interop_contender" --python "'"$python"'" \
+    --cli "'"$build"'/cli/advlock" --c "'"$build"'/tests/interop/interop_c_contender" --cpp "'"$build"'/tests/interop/interop_contender" --python "'"$python"'" \
     --java-classpath "'"$jar"'" --ruby-gem-path "'"$gems"'"
 '

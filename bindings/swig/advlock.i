@@ -25,6 +25,7 @@
 %rename(NativeSession) advlock_swig::Session;
 %rename(NativeSessionOptions) advlock_swig::SessionOptions;
 %rename(NativeCancelToken) advlock_swig::CancelToken;
+%rename(NativeStatusInfo) advlock_swig::StatusInfo;
 
 /* Every wrapped call: advlock::error becomes the language's exception with
    the status and SQLSTATE; anything else is an internal error. */
@@ -59,6 +60,7 @@
 
 namespace std {
 %template(HolderVector) vector<advlock_swig::Holder>;
+%template(StatusInfoVector) vector<advlock_swig::StatusInfo>;
 }
 
 %include "advlock_swig.hpp"

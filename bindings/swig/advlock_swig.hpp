@@ -1,19 +1,18 @@
 // advlock_swig.hpp: the C++ surface SWIG wraps for Java and Ruby (advlock.i).
 //
-// advlock.hpp is move-only and returns handles by value, which SWIG cannot
-// express; this header restates it as plain heap objects SWIG can own, and
-// adds the two things both languages need and neither can do on a foreign
-// thread: a blocking wait_until_lost() (a Java or Ruby thread of the binding's
-// own waits in it, so no callback ever enters the VM from the watchdog thread)
-// and status-carrying exceptions (advlock::error) that each language's .i maps
-// to its own exception classes. No lock behaviour is decided here.
+// advlock.hpp is move-only and returns handles by value with std::optional,
+// which SWIG cannot express; this header restates it as plain heap objects
+// SWIG can own. Everything else is the C ABI's: close from any thread, the
+// wait for loss (a Java thread of the binding's own waits in
+// advlock_session_wait_lost, Ruby selects on advlock_session_loss_fd, so no
+// callback ever enters the VM from the watchdog thread), the status table each
+// language builds its exception classes' mapping from, and status-carrying
+// exceptions (advlock::error) that each language's .i maps to those classes.
+// No lock behaviour and no state is kept here.
 #pragma once
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -107,7 +106,7 @@ struct Holder {
     Key key;
     std::string lock_name;  // "" when the registry has no name for the key
     bool shared, granted, is_self, details_hidden;
-    std::int32_t pid;
+    std::int64_t server_id;
     std::string user, application_name, client_addr, client_hostname;  // "" when hidden or absent
     std::int64_t backend_start_unix_us, wait_start_unix_us;             // 0 when unknown
 };
@@ -152,6 +151,10 @@ struct SessionOptions {
     std::int32_t heartbeat_deadline_ms = 0;
 };
 
+// One session. close() may come from any thread at any time (the C ABI
+// cancels waits in progress and makes later calls throw misuse); deleting the
+// object frees it and must be the last use, which each language leaves to its
+// garbage collector (the last owner).
 class Session {
 public:
     static Session *open(const std::string &url, const SessionOptions &options) {
@@ -163,17 +166,14 @@ public:
         o.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
         return new Session(advlock::session::open(url, o));
     }
-    ~Session() { close(); }
 
     // nullptr when another session, or another lock of this one, holds it.
     Lock *try_lock(const Key &key, bool shared) {
-        in_use call(*this, "try_lock");
         std::optional<advlock::lock> lock = session_.try_lock(key.native(), mode(shared));
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }
     // nullptr when the wait ran out; timeout_ms -1 waits as long as it takes.
     Lock *lock(const Key &key, bool shared, std::int64_t timeout_ms) {
-        in_use call(*this, "lock");
         std::optional<advlock::lock> lock = session_.lock_within(key.native(), timeout_ms, mode(shared));
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }
@@ -189,7 +189,6 @@ public:
     // signed here because Java has no unsigned long.
     Lock *acquire_as(const Key &key, bool shared, std::int64_t timeout_ms, bool reentrant, const CancelToken *cancel,
                      std::int64_t owner_id) {
-        in_use call(*this, "acquire");
         advlock::lock_options options;
         options.timeout_ms = timeout_ms;
         options.reentrant = reentrant;
@@ -198,35 +197,22 @@ public:
         std::optional<advlock::lock> lock = session_.acquire(key.native(), mode(shared), options);
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }
-    void cancel() {
-        in_use call(*this, "cancel");
-        session_.cancel();
-    }
-    // For a language runtime taking its thread back from a wait in progress,
-    // which keeps the session open meanwhile (no throw).
+    void cancel() { session_.cancel(); }
+    // For a language runtime taking its thread back from a wait in progress
+    // (no throw).
     void cancel_quietly() noexcept { advlock_session_cancel(session_.c_handle()); }
-    void check() {
-        in_use call(*this, "check");
-        session_.check();
-    }
-    void verify() {
-        in_use call(*this, "verify");
-        session_.verify();
-    }
-    std::int32_t backend_pid() {
-        in_use call(*this, "backend_pid");
-        return session_.backend_pid();
-    }
+    void check() { session_.check(); }
+    void verify() { session_.verify(); }
+    std::int64_t server_id() { return session_.server_id(); }
 
     HolderList holders(const Registry *registry, const Key *only) {
-        in_use call(*this, "holders");
         std::optional<advlock::key> key;
         if (only) key = only->native();
         HolderList list;
         for (const advlock::holder &h :
              session_.holders(registry ? &registry->native() : nullptr, key ? &*key : nullptr, &list.note)) {
             list.rows.push_back(Holder{Key(h.key), h.lock_name.value_or(""), h.mode == advlock::mode::shared, h.granted,
-                                  h.is_self, h.details_hidden, h.pid, h.user.value_or(""),
+                                  h.is_self, h.details_hidden, h.server_id, h.user.value_or(""),
                                   h.application_name.value_or(""), h.client_addr.value_or(""),
                                   h.client_hostname.value_or(""), h.backend_start_unix_us, h.wait_start_unix_us});
         }
@@ -234,94 +220,50 @@ public:
     }
 
     // Blocks until the session's locks are lost (returns why) or the session
-    // is closed (returns ""). One thread of the binding waits here and tells
-    // the user's listeners, so nothing calls into the VM from advlock's own
-    // watchdog thread.
+    // is closed (returns ""): advlock_session_wait_lost. One thread of the
+    // binding waits here and tells the user's listeners.
     std::string wait_until_lost() {
-        std::unique_lock<std::mutex> guard(state_->mutex);
-        state_->changed.wait(guard, [&] { return state_->lost || state_->closed || state_->stop_waiting; });
-        state_->stop_waiting = false;
-        return state_->lost ? state_->why : "";
+        if (advlock_session_wait_lost(session_.c_handle(), ADVLOCK_WAIT_FOREVER) == ADVLOCK_ELOST) {
+            return advlock_error_last()->message;
+        }
+        return "";
     }
 
-    // Makes a wait_until_lost() in progress return "" now (a runtime taking
-    // its thread back); the next call waits again.
-    void stop_waiting_until_lost() noexcept {
-        std::lock_guard<std::mutex> guard(state_->mutex);
-        state_->stop_waiting = true;
-        state_->changed.notify_all();
-    }
+    // Readable once the locks are lost or the session is closed
+    // (advlock_session_loss_fd), for a runtime that waits with select.
+    int loss_fd() { return session_.loss_fd(); }
 
     // Ends the connection, releasing every lock; later calls throw misuse.
-    // Safe from any thread: calls still inside the session (a wait on another
-    // thread) are cancelled and finish first.
-    void close() {
-        {
-            std::unique_lock<std::mutex> guard(calls_mutex_);
-            if (closing_) return;
-            closing_ = true;
-            while (calls_ > 0) {
-                session_.cancel();
-                calls_done_.wait_for(guard, std::chrono::milliseconds(20));
-            }
-        }
-        session_.close();
-        std::lock_guard<std::mutex> guard(state_->mutex);
-        state_->closed = true;
-        state_->changed.notify_all();
-    }
+    // Any thread, any time, twice: waits in progress are cancelled.
+    void close() noexcept { session_.close(); }
 
 private:
-    // One call in progress inside the C session; close() waits for none to be left.
-    class in_use {
-    public:
-        in_use(Session &owner, const char *doing) : owner_(owner) {
-            std::lock_guard<std::mutex> guard(owner.calls_mutex_);
-            if (owner.closing_) {
-                throw advlock::misuse(ADVLOCK_EMISUSE, std::string("advlock: ") + doing + ": the session is closed", "");
-            }
-            ++owner.calls_;
-        }
-        in_use(const in_use &) = delete;
-        ~in_use() {
-            std::lock_guard<std::mutex> guard(owner_.calls_mutex_);
-            if (--owner_.calls_ == 0) owner_.calls_done_.notify_all();
-        }
-
-    private:
-        Session &owner_;
-    };
-
-    struct lost_state {
-        std::mutex mutex;
-        std::condition_variable changed;
-        bool lost = false, closed = false, stop_waiting = false;
-        std::string why;
-    };
-
-    explicit Session(advlock::session session) : session_(std::move(session)) {
-        std::shared_ptr<lost_state> state = state_;
-        session_.on_lost([state](const std::string &why) {
-            std::lock_guard<std::mutex> guard(state->mutex);
-            state->lost = true;
-            state->why = why;
-            state->changed.notify_all();
-        });
-    }
+    explicit Session(advlock::session session) : session_(std::move(session)) {}
     static advlock::mode mode(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
 
-    std::shared_ptr<lost_state> state_ = std::make_shared<lost_state>();
-    std::mutex calls_mutex_;
-    std::condition_variable calls_done_;
-    int calls_ = 0;
-    bool closing_ = false;
     advlock::session session_;
 };
+
+// One row of the C ABI's status table (advlock_status_at): each language maps
+// kind or class_name (LockLost) to its exception class at load time instead
+// of restating numbers.
+struct StatusInfo {
+    int status;
+    std::string name, kind, class_name, parent, summary;  // class_name: the Kind column
+};
+
+inline std::vector<StatusInfo> status_table() {
+    std::vector<StatusInfo> rows;
+    for (std::size_t i = 0; const advlock_status_info *info = advlock_status_at(i); ++i) {
+        rows.push_back(StatusInfo{info->status, info->name, info->kind, info->Kind, info->parent, info->summary});
+    }
+    return rows;
+}
 
 inline std::string version() { return advlock_version(); }
 // The advlock_status a server error with this SQLSTATE means, as a number
 // each language maps to its exception class as it maps every other status.
-inline int status_of_sqlstate(const std::string &sqlstate) { return advlock::status_of_sqlstate(sqlstate); }
+inline int status_from_sqlstate(const std::string &sqlstate) { return advlock::status_from_sqlstate(sqlstate); }
 inline std::string name_key_sql(const std::string &name) { return advlock::name_key_sql(name); }
 
 }  // namespace advlock_swig

@@ -11,20 +11,28 @@
  *    same thread describes it (message, SQLSTATE).
  *  - Output parameters come first and are called `out`. On error, *out is set
  *    to NULL (handles) or left untouched (values) and nothing is leaked.
- *  - Opaque handles are created by advlock_<object>_open/_parse and destroyed
- *    by advlock_<object>_close/_free, which accept NULL.
+ *  - Opaque handles are created by advlock_<object>_open/_new/_parse and
+ *    destroyed by advlock_<object>_free, which accepts NULL. A session also
+ *    has advlock_session_close: callable from any thread, at any time, twice.
  *  - Strings in are UTF-8. Where a length is taken, ADVLOCK_NUL_TERMINATED
  *    means "up to the first NUL". Strings out are borrowed: each function says
  *    how long the pointer stays valid. The caller never free()s anything.
  *  - No C++ exception ever crosses this boundary.
  *  - Enums are 32-bit ints (each has an *_INT32_ member to make it so);
  *    unknown values passed in are refused with ADVLOCK_EINVAL.
- *  - Options structs carry a version field set by their _init() function;
- *    fields are only ever appended.
+ *  - Options structs carry a version field set by their _init() function or
+ *    _INIT macro; fields are only ever appended. Yes/no choices are bits of
+ *    an `unsigned flags` (unknown bits are ADVLOCK_EINVAL), never int booleans.
+ *  - A lock is named by an advlock_target: a key, and the name it was made
+ *    from when it has one (MySQL locks the name itself).
+ *  - Every exported function is listed with its signature in
+ *    capi/abi/advlock.abi; the build fails when one changes or goes.
  *
  * Thread safety: functions on different handles may be called concurrently. A
  * registry may be read from many threads at once. A session serialises its own
- * calls internally.
+ * calls internally and may be used from many threads; advlock_session_close
+ * may come from any of them at any time. Freeing a handle (the _free
+ * functions) must be the last use of it by any thread.
  */
 #ifndef ADVLOCK_H
 #define ADVLOCK_H
@@ -32,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "advlock/status_table.h"
 #include "advlock/version.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -119,6 +128,25 @@ ADVLOCK_API const char *advlock_status_name(advlock_status status);
 /* 1 for ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER, ADVLOCK_ECLUSTER,
    ADVLOCK_EUNSAFEDIR; 0 otherwise. */
 ADVLOCK_API int advlock_status_is_unsafe_target(advlock_status status);
+
+/* One row of the status table (advlock/status_table.h), for bindings that
+   build their exception classes' mapping at load time. Static; never freed. */
+typedef struct advlock_status_info {
+    advlock_status status;
+    const char *name;    /* "ADVLOCK_ELOST" */
+    const char *kind;    /* "lock_lost": the outcome's snake_case name */
+    const char *Kind;    /* "LockLost": the same in CamelCase (the class name) */
+    const char *parent;  /* "error", "unsafe_target", or "none" for ADVLOCK_OK
+                            and ADVLOCK_NOT_ACQUIRED */
+    const char *summary; /* one line: what it means */
+} advlock_status_info;
+
+/* The index-th row of the status table (0, 1, ... in table order), or NULL
+   past its end: every status this library returns. */
+ADVLOCK_API const advlock_status_info *advlock_status_at(size_t index);
+
+/* The row of a status, or NULL for a value that is not one. */
+ADVLOCK_API const advlock_status_info *advlock_status_info_of(advlock_status status);
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
@@ -217,9 +245,8 @@ ADVLOCK_API advlock_status advlock_key_from_name_compat(advlock_key *out, const 
  * Anything else gives ADVLOCK_EKEY with a message that says what was expected.
  */
 ADVLOCK_API advlock_status advlock_key_parse(advlock_key *out, const char *text, size_t text_len);
-/* (A key keeps no name: on MySQL, lock "name:TEXT" with
-   advlock_session_try_lock_name / advlock_session_lock_name and TEXT, as the
-   C++ wrapper's advlock::key::parse does, or it locks "advlock:N".) */
+/* (A key keeps no name: lock an advlock_target from advlock_target_parse,
+   which keeps it, or MySQL locks "advlock:N" instead of the name.) */
 
 /*
  * Write the canonical text of a key ("100:1" or "-42") into out, which holds
@@ -238,6 +265,41 @@ ADVLOCK_API advlock_status advlock_key_to_pg_locks(advlock_pg_locks_key *out,
                                                    const advlock_key *key);
 ADVLOCK_API advlock_status advlock_key_from_pg_locks(advlock_key *out,
                                                      const advlock_pg_locks_key *pg);
+
+/* ------------------------------------------------------------------------ */
+/* Lock targets: what a lock call names                                      */
+/* ------------------------------------------------------------------------ */
+/*
+ * A target is a key, and the name it was made from when it has one.
+ * PostgreSQL and the local backend lock the key; MySQL and MariaDB lock the
+ * name itself, as GET_LOCK('daily_sales') in other programs does, and a
+ * target without a name as "advlock:K1:K2" / "advlock:N". So one target
+ * locks the same thing from every language: C, C++, Java, Python and Ruby
+ * all lock advlock_target_from_name("daily_sales") for the name
+ * "daily_sales". Registry entries and holder rows give targets too.
+ *
+ * A plain value whose name is borrowed: it points into the text the target
+ * was made from (or the registry, or the holder list), which must outlive it.
+ * When name is not NULL the key must be the name's advlock key
+ * (advlock_key_from_name): the lock calls refuse anything else with
+ * ADVLOCK_EKEY, so a key and a name can never disagree about the lock.
+ */
+typedef struct advlock_target {
+    advlock_key key;
+    const char *name; /* NULL: the target has no name */
+    size_t name_len;  /* bytes of name; ADVLOCK_NUL_TERMINATED allowed */
+} advlock_target;
+
+/* A target without a name. */
+ADVLOCK_API advlock_target advlock_target_of_key(advlock_key key);
+
+/* The target of a lock name: its advlock key, and the name (borrowed: *out
+   points into name). Same name rules as advlock_key_from_name. */
+ADVLOCK_API advlock_status advlock_target_from_name(advlock_target *out, const char *name, size_t name_len);
+
+/* As advlock_key_parse; "name:TEXT" keeps TEXT as the name (borrowed: *out
+   points into text). */
+ADVLOCK_API advlock_status advlock_target_parse(advlock_target *out, const char *text, size_t text_len);
 
 /* ------------------------------------------------------------------------ */
 /* Registry: a TOML file that gives each lock a name and a key               */
@@ -290,47 +352,17 @@ ADVLOCK_API advlock_status advlock_registry_find_key(const advlock_registry_entr
                                                      const advlock_key *key);
 
 /* Entry fields. Strings are borrowed from the registry; NULL entry gives NULL
-   (strings), ADVLOCK_EINVAL (key) or 0 (line). */
+   (strings), ADVLOCK_EINVAL (target) or 0 (line). */
 ADVLOCK_API const char *advlock_registry_entry_name(const advlock_registry_entry *entry);
-ADVLOCK_API advlock_status advlock_registry_entry_key(advlock_key *out,
-                                                      const advlock_registry_entry *entry);
+/* The entry's target: its key, with the entry's name when the key is the
+   name's advlock key (an entry without a key of its own), so that MySQL locks
+   the name itself. The name is borrowed from the registry. */
+ADVLOCK_API advlock_status advlock_registry_entry_target(advlock_target *out,
+                                                         const advlock_registry_entry *entry);
 /* "" when the entry has no description. */
 ADVLOCK_API const char *advlock_registry_entry_description(const advlock_registry_entry *entry);
 /* Line of the entry's table in the file (1-based). */
 ADVLOCK_API unsigned advlock_registry_entry_line(const advlock_registry_entry *entry);
-
-/* ------------------------------------------------------------------------ */
-/* Configuration file (/etc/advlock.toml)                                    */
-/* ------------------------------------------------------------------------ */
-/*
- *   database = "postgresql://batch@db1/sales"
- *   registry = "/etc/advlock/registry.toml"
- *   also_local = false
- *   local_url = "local:/run/lock/advlock-batch?group=batch"
- *   [run]
- *   wait = "0s"
- *   kill_grace = "10s"
- *   conflict_exit_code = 3
- *
- * Every setting is optional. Errors are ADVLOCK_ECONFIG with "file:line: ...".
- */
-
-typedef struct advlock_config advlock_config;
-
-/* Load a config file. ADVLOCK_EIO when it cannot be read. */
-ADVLOCK_API advlock_status advlock_config_open(advlock_config **out, const char *path);
-ADVLOCK_API advlock_status advlock_config_parse(advlock_config **out, const char *text, size_t text_len,
-                                                const char *origin);
-ADVLOCK_API void advlock_config_free(advlock_config *config);
-
-/* A setting as text ("database", "registry", "also_local" -> "true"/"false",
-   "local_url", "run.wait", "run.kill_grace", "run.conflict_exit_code"), or NULL when the
-   file does not set it. Borrowed from the config. */
-ADVLOCK_API const char *advlock_config_get(const advlock_config *config, const char *setting);
-
-/* "500ms", "30s", "10m", "2h", "1d" (a bare number is seconds) in
-   milliseconds. ADVLOCK_EINVAL for anything else. */
-ADVLOCK_API advlock_status advlock_parse_duration(int64_t *out_ms, const char *text);
 
 /* ------------------------------------------------------------------------ */
 /* Sessions and locks                                                        */
@@ -339,7 +371,7 @@ ADVLOCK_API advlock_status advlock_parse_duration(int64_t *out_ms, const char *t
  * A session is one dedicated database connection that holds locks; nothing
  * else uses it and it is never pooled. A lock handle keeps its session's state
  * alive, so handles may be freed in any order; after advlock_session_close,
- * operations on its locks return ADVLOCK_EMISUSE.
+ * operations on the session and its locks return ADVLOCK_EMISUSE.
  */
 
 typedef struct advlock_session advlock_session;
@@ -364,13 +396,8 @@ typedef struct advlock_session_options {
     unsigned int version; /* ADVLOCK_SESSION_OPTIONS_VERSION */
     /* Shown in pg_stat_activity. NULL: the URL's or PGAPPNAME's, else "advlock". */
     const char *application_name;
-    /* 1: accept a hot standby or a read-only server. Locks there exclude only
-       sessions on that same server, never jobs on the primary. Default 0:
-       ADVLOCK_ESTANDBY / ADVLOCK_EREADONLY. */
-    int allow_standby;
-    /* 1: accept a connection pooler between client and server (safe only for
-       PgBouncer in session mode). Default 0: ADVLOCK_EPOOLER. */
-    int allow_pooler;
+    /* ADVLOCK_SESSION_* bits; 0 by default. */
+    unsigned flags;
     /* The watchdog sends a heartbeat after heartbeat_interval_ms without a
        round trip and declares the session lost when no answer arrives within
        heartbeat_deadline_ms. 0 means the default (2000 and 3000 ms). Their sum
@@ -382,6 +409,17 @@ typedef struct advlock_session_options {
     advlock_lost_callback on_lost;
     void *on_lost_payload;
 } advlock_session_options;
+
+/* Accept a hot standby or a read-only server. Locks there exclude only
+   sessions on that same server, never jobs on the primary. Without it:
+   ADVLOCK_ESTANDBY / ADVLOCK_EREADONLY. */
+#define ADVLOCK_SESSION_ALLOW_STANDBY 0x1u
+/* Accept a connection pooler between client and server (safe only for
+   PgBouncer in session mode). Without it: ADVLOCK_EPOOLER. */
+#define ADVLOCK_SESSION_ALLOW_POOLER 0x2u
+
+/* The defaults, for `advlock_session_options opts = ADVLOCK_SESSION_OPTIONS_INIT;`. */
+#define ADVLOCK_SESSION_OPTIONS_INIT {ADVLOCK_SESSION_OPTIONS_VERSION, NULL, 0u, 0, 0, NULL, NULL}
 
 /* Fill opts with defaults for the given version (pass
    ADVLOCK_SESSION_OPTIONS_VERSION). */
@@ -433,7 +471,7 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
  * automatic reconnection off. URL parameters: scope=PREFIX (lock names become
  * "PREFIX:name": MySQL lock names are server-wide), socket=PATH,
  * connect_timeout=SECONDS (10), allow_cluster=true (accept a Galera node:
- * otherwise ADVLOCK_ECLUSTER), application_name=TEXT. allow_standby accepts a
+ * otherwise ADVLOCK_ECLUSTER), application_name=TEXT. ADVLOCK_SESSION_ALLOW_STANDBY accepts a
  * read-only server (ADVLOCK_EREADONLY otherwise). Names are used as they are,
  * 1-64 characters counting the scope (longer: ADVLOCK_EKEY); keys become
  * "advlock:K1:K2" / "advlock:N". MariaDB compares lock names case-sensitively,
@@ -445,11 +483,22 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
 ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const char *url,
                                                 const advlock_session_options *opts);
 
-/* Close the connection, which releases every lock of the session on the
-   server, and free the handle. A wait in progress on another thread is
-   cancelled first; the handle must not be used again, nor by other threads
-   while this runs. Accepts NULL. */
+/*
+ * End the session: cancel every wait in progress on it (server waits, and
+ * waits for another handle of the session), let the calls in progress on
+ * other threads return, then close the connection, which releases every lock
+ * of the session on the server. Safe from any thread, at any time, and more
+ * than once (later calls do nothing); a session whose locks were lost may be
+ * closed too. Afterwards every call on the session and its locks returns
+ * ADVLOCK_EMISUSE, and advlock_session_wait_lost returns. The handle stays
+ * valid until advlock_session_free. Accepts NULL.
+ */
 ADVLOCK_API void advlock_session_close(advlock_session *session);
+
+/* Close the session if still open and free the handle. The last use of the
+   handle: no other thread may be using it or start to. Lock handles keep
+   what they need, so they may be freed later. Accepts NULL. */
+ADVLOCK_API void advlock_session_free(advlock_session *session);
 
 /*
  * Try to take a lock without waiting. ADVLOCK_OK and a new handle in *out,
@@ -468,7 +517,7 @@ ADVLOCK_API void advlock_session_close(advlock_session *session);
  * handles never conflict with each other. Each handle releases once.
  */
 ADVLOCK_API advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session,
-                                                    const advlock_key *key, advlock_mode mode);
+                                                    const advlock_target *target, advlock_mode mode);
 
 /*
  * Release the lock now. A second release, or a release after the session was
@@ -479,8 +528,11 @@ ADVLOCK_API advlock_status advlock_session_try_lock(advlock_lock **out, advlock_
  */
 ADVLOCK_API advlock_status advlock_lock_release(advlock_lock *lock);
 
-/* Release the lock if still held (errors are dropped: call
-   advlock_lock_release first to see them) and free the handle. Accepts NULL. */
+/* Free the handle, and release the lock if still held. Never blocks: the
+   release is handed to the session's own thread, which runs it as soon as
+   the connection is free (another thread's wait may hold it), so this is safe
+   in a garbage collector's finalizer. Errors are dropped: call
+   advlock_lock_release first to see them. Accepts NULL. */
 ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
 
 /* A timeout meaning "wait as long as it takes". */
@@ -505,23 +557,8 @@ ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
  * waits on the server; waiting for another handle of the session keeps it free.
  */
 ADVLOCK_API advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session,
-                                                const advlock_key *key, advlock_mode mode,
+                                                const advlock_target *target, advlock_mode mode,
                                                 int64_t timeout_ms);
-
-/*
- * The same, naming the lock by name (1..ADVLOCK_NAME_MAX_BYTES bytes of UTF-8,
- * name_len may be ADVLOCK_NUL_TERMINATED). PostgreSQL and the local backend
- * lock the name's advlock key (advlock_key_from_name), so these equal
- * advlock_session_try_lock / advlock_session_lock with that key there. MySQL
- * and MariaDB lock the name itself, as GET_LOCK('name') in other programs
- * does: call these for names, since a key reaches MySQL only as its number
- * ("advlock:K1:K2" or "advlock:N"), never as the name it was made from.
- */
-ADVLOCK_API advlock_status advlock_session_try_lock_name(advlock_lock **out, advlock_session *session,
-                                                         const char *name, size_t name_len, advlock_mode mode);
-ADVLOCK_API advlock_status advlock_session_lock_name(advlock_lock **out, advlock_session *session,
-                                                     const char *name, size_t name_len, advlock_mode mode,
-                                                     int64_t timeout_ms);
 
 /* Interrupt every advlock_session_lock() wait in progress on the session (all
    threads' waits). Safe from any thread; does nothing when no wait is in
@@ -551,14 +588,7 @@ typedef struct advlock_lock_options {
     /* How long to wait: 0 (the default) does not wait, as a try;
        ADVLOCK_WAIT_FOREVER; at most ADVLOCK_WAIT_MAX_MS. */
     int64_t timeout_ms;
-    /* 0 (the default): the handle is its own owner (see
-       advlock_session_try_lock). 1: the calling thread's reentrant handles on
-       this session are one owner, as with a PostgreSQL session of its own:
-       they never conflict with each other, so the thread may take a lock again
-       (each handle still releases once), and shared then exclusive is granted
-       when no other owner holds the key. They conflict with every other
-       handle, non-reentrant ones of the same thread included. */
-    int reentrant;
+    unsigned flags; /* ADVLOCK_LOCK_* bits; 0 by default */
     /* NULL: the wait ends only by its timeout or advlock_session_cancel. */
     advlock_cancel_token *cancel;
     /* Who is calling, for runtimes whose threads are not OS threads (a Java
@@ -570,17 +600,26 @@ typedef struct advlock_lock_options {
     uint64_t owner_id;
 } advlock_lock_options;
 
+/* Without it (the default) the handle is its own owner (see
+   advlock_session_try_lock). With it, the calling thread's reentrant handles
+   on this session are one owner, as with a PostgreSQL session of its own: they
+   never conflict with each other, so the thread may take a lock again (each
+   handle still releases once), and shared then exclusive is granted when no
+   other owner holds the key. They conflict with every other handle,
+   non-reentrant ones of the same thread included. */
+#define ADVLOCK_LOCK_REENTRANT 0x1u
+
+/* The defaults (a try), for `advlock_lock_options opts = ADVLOCK_LOCK_OPTIONS_INIT;`. */
+#define ADVLOCK_LOCK_OPTIONS_INIT {ADVLOCK_LOCK_OPTIONS_VERSION, 0, 0u, NULL, 0}
+
 /* Fill opts with defaults for the given version (pass ADVLOCK_LOCK_OPTIONS_VERSION). */
 ADVLOCK_API advlock_status advlock_lock_options_init(advlock_lock_options *opts, unsigned int version);
 
-/* Take a lock as advlock_session_lock / advlock_session_lock_name do, with
-   options (NULL: the defaults, a try). The outcomes are theirs. */
+/* Take a lock as advlock_session_lock does, with options (NULL: the
+   defaults, a try). The outcomes are advlock_session_lock's. */
 ADVLOCK_API advlock_status advlock_session_acquire(advlock_lock **out, advlock_session *session,
-                                                   const advlock_key *key, advlock_mode mode,
+                                                   const advlock_target *target, advlock_mode mode,
                                                    const advlock_lock_options *opts);
-ADVLOCK_API advlock_status advlock_session_acquire_name(advlock_lock **out, advlock_session *session,
-                                                        const char *name, size_t name_len, advlock_mode mode,
-                                                        const advlock_lock_options *opts);
 
 /* ------------------------------------------------------------------------ */
 /* Knowing the locks are still held                                          */
@@ -609,6 +648,21 @@ ADVLOCK_API advlock_status advlock_session_set_lost_callback(advlock_session *se
    ADVLOCK_EMISUSE after close. Cheap enough to call in every loop of a job. */
 ADVLOCK_API advlock_status advlock_session_check(const advlock_session *session);
 
+/* Block until the session's locks are lost (ADVLOCK_ELOST, and the last error
+   says why), the session is closed (ADVLOCK_EMISUSE), or timeout_ms passes
+   (ADVLOCK_OK: nothing known lost; ADVLOCK_WAIT_FOREVER waits without limit,
+   0 answers at once as advlock_session_check). Holds no connection while it
+   waits: a thread of a binding's own may wait here to tell its listeners,
+   so that nothing calls into a language runtime from advlock's threads. */
+ADVLOCK_API advlock_status advlock_session_wait_lost(advlock_session *session, int64_t timeout_ms);
+
+/* A file descriptor that becomes readable once the session's locks are lost
+   or the session is closed, and then stays readable: wait for it with poll,
+   select, epoll, asyncio's add_reader or Ruby's IO.select, then call
+   advlock_session_check. Never read from it or close it; it stays open until
+   the session and its locks are all freed. Close-on-exec. */
+ADVLOCK_API advlock_status advlock_session_loss_fd(int *out, advlock_session *session);
+
 /* One round trip whose cost does not grow with the locks on the server:
    proves the session is still the one that took its locks. */
 ADVLOCK_API advlock_status advlock_session_verify(advlock_session *session);
@@ -616,10 +670,12 @@ ADVLOCK_API advlock_status advlock_session_verify(advlock_session *session);
 /* As advlock_session_check, for one lock: also ADVLOCK_EMISUSE once released. */
 ADVLOCK_API advlock_status advlock_lock_check(const advlock_lock *lock);
 
-/* As advlock_session_verify; with strict = 1 it also asks the server's lock
-   table (pg_locks) whether this session holds this key in this mode, which
-   costs more when the server holds many locks. */
-ADVLOCK_API advlock_status advlock_lock_verify(advlock_lock *lock, int strict);
+/* As advlock_session_verify; with ADVLOCK_VERIFY_STRICT it also asks the
+   server's lock table (pg_locks) whether this session holds this key in this
+   mode, which costs more when the server holds many locks. */
+ADVLOCK_API advlock_status advlock_lock_verify(advlock_lock *lock, unsigned flags);
+
+#define ADVLOCK_VERIFY_STRICT 0x1u
 
 /* ------------------------------------------------------------------------ */
 /* Run ledger: "once per period", not only "not twice at once"               */
@@ -641,8 +697,9 @@ ADVLOCK_API advlock_status advlock_session_ledger_record(advlock_session *sessio
 /* The ledger's CREATE TABLE statement; *out is released with advlock_free. */
 ADVLOCK_API advlock_status advlock_sql_ledger(char **out);
 
-/* The process id of the server backend serving the session (pg_backend_pid()). */
-ADVLOCK_API advlock_status advlock_session_backend_pid(int32_t *out, const advlock_session *session);
+/* The server's id for the session: pg_backend_pid() on PostgreSQL, the 64-bit
+   CONNECTION_ID() on MySQL/MariaDB, the process id for the local backend. */
+ADVLOCK_API advlock_status advlock_session_server_id(int64_t *out, const advlock_session *session);
 
 /* ------------------------------------------------------------------------ */
 /* Holders: who holds or waits for which lock                                */
@@ -651,14 +708,15 @@ ADVLOCK_API advlock_status advlock_session_backend_pid(int32_t *out, const advlo
 /* One row of pg_locks for an advisory lock, with what pg_stat_activity tells
    about its session. Owned by its advlock_holders list; fields may be appended. */
 typedef struct advlock_holder {
-    advlock_key key;
+    /* The lock: on MySQL a name lock's target has its name. */
+    advlock_target target;
     const char *lock_name; /* the registry's name for the key, or NULL; on MySQL,
                               else the lock's name on the server (scope left out,
                               "advlock:K1:K2" for a key) */
     advlock_mode mode;
-    int granted;           /* 1: holds the lock; 0: waits for it */
-    int32_t pid;           /* server process; 0 for a prepared transaction */
-    int is_self;           /* 1: the session that asked */
+    unsigned flags;        /* ADVLOCK_HOLDER_* bits */
+    int64_t server_id;     /* the holder's advlock_session_server_id; 0 for a
+                              prepared transaction */
     /* NULL when the server hides them from this role (details_hidden), and
        client_addr also for clients on a Unix socket. */
     const char *user;
@@ -667,24 +725,23 @@ typedef struct advlock_holder {
     const char *client_hostname;
     int64_t backend_start_unix_us; /* the holder's connection start; 0 when hidden */
     int64_t wait_start_unix_us;    /* for waiters on PostgreSQL 14+; 0 otherwise */
-    int details_hidden; /* 1: grant pg_read_all_stats (pg_monitor) to see more */
 } advlock_holder;
+
+#define ADVLOCK_HOLDER_GRANTED 0x1u        /* holds the lock; else waits for it */
+#define ADVLOCK_HOLDER_SELF 0x2u           /* the session that asked */
+#define ADVLOCK_HOLDER_DETAILS_HIDDEN 0x4u /* grant pg_read_all_stats (pg_monitor) to see more */
 
 typedef struct advlock_holders advlock_holders;
 
 /*
  * List the holders of and waiters for advisory locks in the session's
  * database, read from pg_locks and pg_stat_activity: never by taking a lock.
- * registry (may be NULL) names the keys it knows; only_key (may be NULL)
- * restricts the list to one key.
+ * registry (may be NULL) names the keys it knows; only (may be NULL)
+ * restricts the list to one lock.
  */
 ADVLOCK_API advlock_status advlock_session_holders(advlock_holders **out, advlock_session *session,
                                                    const advlock_registry *registry,
-                                                   const advlock_key *only_key);
-/* As advlock_session_holders, restricted to the lock of that name. */
-ADVLOCK_API advlock_status advlock_session_holders_name(advlock_holders **out, advlock_session *session,
-                                                        const advlock_registry *registry, const char *name,
-                                                        size_t name_len);
+                                                   const advlock_target *only);
 /* What the server could not show, or NULL when the list is complete (always
    NULL on PostgreSQL). MariaDB lists no waiters, and without its
    metadata_lock_info plugin only the registry's locks and the asked one.
@@ -752,7 +809,7 @@ ADVLOCK_API advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_k
  * (saved_lock_timeout: the kept value) and ADVLOCK_XACT_WAIT_RELEASE. When
  * either failed run ADVLOCK_XACT_WAIT_ROLLBACK then ADVLOCK_XACT_WAIT_RELEASE,
  * which drops a lock granted in a race with the timeout and leaves the
- * transaction usable, and take advlock_status_of_sqlstate of the failure:
+ * transaction usable, and take advlock_status_from_sqlstate of the failure:
  * ADVLOCK_NOT_ACQUIRED when the time ran out. saved_lock_timeout is read by
  * RESTORE_TIMEOUT only (else may be NULL). *out is released with advlock_free.
  */
@@ -775,7 +832,7 @@ ADVLOCK_API advlock_status advlock_xact_wait_sql(char **out, advlock_xact_wait_s
    lock_timeout ran out), ADVLOCK_EDEADLOCK (40P01), ADVLOCK_EPERMISSION (42501),
    ADVLOCK_ECANCELED (57014), ADVLOCK_ECAPACITY (53200), ADVLOCK_ECONNECT
    (class 08), ADVLOCK_ESERVER for any other, and for NULL. */
-ADVLOCK_API advlock_status advlock_status_of_sqlstate(const char *sqlstate);
+ADVLOCK_API advlock_status advlock_status_from_sqlstate(const char *sqlstate);
 
 /* Release a string advlock allocated for the caller. Accepts NULL. */
 ADVLOCK_API void advlock_free(void *pointer);
@@ -795,11 +852,13 @@ ADVLOCK_API advlock_status advlock_text_printable(char **out, const char *text, 
    advlock_key_from_name. *out is released with advlock_free. */
 ADVLOCK_API advlock_status advlock_key_name_sql(char **out, const char *name, size_t name_len);
 
-/* REVOKE (grant = 0) or GRANT (grant = 1) EXECUTE statements for every
+/* REVOKE (flags 0) or GRANT (ADVLOCK_SQL_GRANT) EXECUTE statements for every
    advisory-lock function signature, one statement a line, naming role ("PUBLIC"
    for everyone; other names are quoted as identifiers, at most 63 bytes).
    *out is released with advlock_free. */
-ADVLOCK_API advlock_status advlock_sql_privileges(char **out, const char *role, int grant);
+ADVLOCK_API advlock_status advlock_sql_privileges(char **out, const char *role, unsigned flags);
+
+#define ADVLOCK_SQL_GRANT 0x1u
 
 /* What a boolean answer of that statement means: ADVLOCK_OK, ADVLOCK_NOT_ACQUIRED
    (a try that found the lock held), ADVLOCK_ELOST (an unlock that returned

@@ -11,6 +11,7 @@
 #define ADVLOCK_HPP
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -37,37 +38,22 @@ private:
     std::string sqlstate_;
 };
 
-#define ADVLOCK_HPP_ERROR(name, base)                    \
-    class name : public base {                           \
-    public:                                              \
-        using base::base;                                \
-    }
+// Statuses that are errors the caller never told apart by kind share this base.
+class unsafe_target : public error {
+public:
+    using error::error;
+};
 
-ADVLOCK_HPP_ERROR(internal_error, error);      // ADVLOCK_ERROR
-ADVLOCK_HPP_ERROR(out_of_memory, error);       // ADVLOCK_ENOMEM
-ADVLOCK_HPP_ERROR(invalid_argument, error);    // ADVLOCK_EINVAL
-ADVLOCK_HPP_ERROR(bad_key, error);             // ADVLOCK_EKEY
-ADVLOCK_HPP_ERROR(registry_error, error);      // ADVLOCK_EREGISTRY
-ADVLOCK_HPP_ERROR(not_found, error);           // ADVLOCK_ENOTFOUND
-ADVLOCK_HPP_ERROR(io_error, error);            // ADVLOCK_EIO
-ADVLOCK_HPP_ERROR(misuse, error);              // ADVLOCK_EMISUSE
-ADVLOCK_HPP_ERROR(connect_error, error);       // ADVLOCK_ECONNECT
-ADVLOCK_HPP_ERROR(unsafe_target, error);       // base of the three below
-ADVLOCK_HPP_ERROR(standby_target, unsafe_target);    // ADVLOCK_ESTANDBY
-ADVLOCK_HPP_ERROR(read_only_target, unsafe_target);  // ADVLOCK_EREADONLY
-ADVLOCK_HPP_ERROR(pooler_target, unsafe_target);     // ADVLOCK_EPOOLER
-ADVLOCK_HPP_ERROR(cluster_target, unsafe_target);    // ADVLOCK_ECLUSTER
-ADVLOCK_HPP_ERROR(unsafe_lock_directory, unsafe_target);  // ADVLOCK_EUNSAFEDIR
-ADVLOCK_HPP_ERROR(lock_lost, error);           // ADVLOCK_ELOST
-ADVLOCK_HPP_ERROR(canceled, error);            // ADVLOCK_ECANCELED
-ADVLOCK_HPP_ERROR(capacity_error, error);      // ADVLOCK_ECAPACITY
-ADVLOCK_HPP_ERROR(deadlock, error);            // ADVLOCK_EDEADLOCK
-ADVLOCK_HPP_ERROR(permission_denied, error);   // ADVLOCK_EPERMISSION
-ADVLOCK_HPP_ERROR(server_error, error);        // ADVLOCK_ESERVER
-ADVLOCK_HPP_ERROR(unsupported, error);         // ADVLOCK_EUNSUPPORTED
-ADVLOCK_HPP_ERROR(config_error, error);        // ADVLOCK_ECONFIG
-
+// One class per error status of advlock/status_table.h, named by its kind
+// column (lock_lost, misuse, ...), derived from its parent column's class.
+#define ADVLOCK_HPP_ERROR(status, kind, Kind, parent, summary) \
+    class kind : public parent {                               \
+    public:                                                    \
+        using parent::parent;                                  \
+    };
+ADVLOCK_STATUS_ERRORS(ADVLOCK_HPP_ERROR)
 #undef ADVLOCK_HPP_ERROR
+using io_error = file_error;  // the name before the status table
 
 namespace detail {
 
@@ -77,27 +63,10 @@ namespace detail {
     const std::string message = last->status == status ? last->message : advlock_status_name(status);
     const std::string sqlstate = last->status == status ? last->sqlstate : "";
     switch (status) {
-        case ADVLOCK_ENOMEM: throw out_of_memory(status, message, sqlstate);
-        case ADVLOCK_EINVAL: throw invalid_argument(status, message, sqlstate);
-        case ADVLOCK_EKEY: throw bad_key(status, message, sqlstate);
-        case ADVLOCK_EREGISTRY: throw registry_error(status, message, sqlstate);
-        case ADVLOCK_ENOTFOUND: throw not_found(status, message, sqlstate);
-        case ADVLOCK_EIO: throw io_error(status, message, sqlstate);
-        case ADVLOCK_EMISUSE: throw misuse(status, message, sqlstate);
-        case ADVLOCK_ECONNECT: throw connect_error(status, message, sqlstate);
-        case ADVLOCK_ESTANDBY: throw standby_target(status, message, sqlstate);
-        case ADVLOCK_EREADONLY: throw read_only_target(status, message, sqlstate);
-        case ADVLOCK_EPOOLER: throw pooler_target(status, message, sqlstate);
-        case ADVLOCK_ECLUSTER: throw cluster_target(status, message, sqlstate);
-        case ADVLOCK_EUNSAFEDIR: throw unsafe_lock_directory(status, message, sqlstate);
-        case ADVLOCK_ELOST: throw lock_lost(status, message, sqlstate);
-        case ADVLOCK_ECANCELED: throw canceled(status, message, sqlstate);
-        case ADVLOCK_ECAPACITY: throw capacity_error(status, message, sqlstate);
-        case ADVLOCK_EDEADLOCK: throw deadlock(status, message, sqlstate);
-        case ADVLOCK_EPERMISSION: throw permission_denied(status, message, sqlstate);
-        case ADVLOCK_ESERVER: throw server_error(status, message, sqlstate);
-        case ADVLOCK_EUNSUPPORTED: throw unsupported(status, message, sqlstate);
-        case ADVLOCK_ECONFIG: throw config_error(status, message, sqlstate);
+#define ADVLOCK_HPP_THROW(status_value, kind, Kind, parent, summary) \
+    case status_value: throw kind(status, message, sqlstate);
+        ADVLOCK_STATUS_ERRORS(ADVLOCK_HPP_THROW)
+#undef ADVLOCK_HPP_THROW
         default: throw internal_error(status, message, sqlstate);
     }
 }
@@ -112,22 +81,22 @@ inline advlock_status check(advlock_status status) {
 
 // ---- keys --------------------------------------------------------------------
 
+// A lock target (advlock_target): a key, and the name it was made from when
+// it has one (from_name, "name:" text, a registry entry without a key of its
+// own, a MySQL holder row), which MySQL sessions lock instead of the key.
 class key {
 public:
     static key bigint(std::int64_t value) { return key(advlock_key_bigint(value)); }
     static key pair(std::int32_t k1, std::int32_t k2) { return key(advlock_key_pair(k1, k2)); }
 
     // The frozen advlock scheme (SHA-256 of "advlock:" + name). Throws bad_key.
-    // The key keeps the name: MySQL sessions lock the name itself.
     static key from_name(std::string_view name) {
-        advlock_key k;
-        detail::check(advlock_key_from_name(&k, name.data(), name.size()));
-        key made(k);
-        made.name_ = std::string(name);
-        return made;
+        advlock_target t;
+        detail::check(advlock_target_from_name(&t, name.data(), name.size()));
+        return key(t);
     }
 
-    // The with_advisory_lock gem's scheme. Throws bad_key.
+    // The with_advisory_lock gem's scheme (no name kept). Throws bad_key.
     static key from_name_compat(std::string_view name, std::int64_t prefix = 0) {
         advlock_key k;
         detail::check(advlock_key_from_name_compat(&k, name.data(), name.size(), prefix));
@@ -136,11 +105,9 @@ public:
 
     // "100:1", "-42" or "name:TEXT" (which keeps the name). Throws bad_key.
     static key parse(std::string_view text) {
-        constexpr std::string_view name_prefix = "name:";
-        if (text.substr(0, name_prefix.size()) == name_prefix) return from_name(text.substr(name_prefix.size()));
-        advlock_key k;
-        detail::check(advlock_key_parse(&k, text.data(), text.size()));
-        return key(k);
+        advlock_target t;
+        detail::check(advlock_target_parse(&t, text.data(), text.size()));
+        return key(t);
     }
 
     static key from_pg_locks(const advlock_pg_locks_key &pg) {
@@ -150,11 +117,17 @@ public:
     }
 
     explicit key(const advlock_key &k) : key_(k) {}
+    // Copies the target's name, which it only borrowed.
+    explicit key(const advlock_target &t) : key_(t.key) {
+        if (t.name) name_ = std::string(t.name, t.name_len == ADVLOCK_NUL_TERMINATED ? std::strlen(t.name) : t.name_len);
+    }
 
     bool is_pair() const { return key_.space == ADVLOCK_KEY_PAIR; }
     const advlock_key &c_key() const { return key_; }
-    // The name the key was made from (from_name, "name:" text, a registry
-    // entry without its own key), if any.
+    // The target to pass to the C ABI; borrows this key's name.
+    advlock_target c_target() const {
+        return advlock_target{key_, name_ ? name_->data() : nullptr, name_ ? name_->size() : 0};
+    }
     const std::optional<std::string> &name() const { return name_; }
 
     std::string to_string() const {
@@ -186,12 +159,11 @@ public:
     std::string_view name() const { return advlock_registry_entry_name(entry_); }
     std::string_view description() const { return advlock_registry_entry_description(entry_); }
     unsigned line() const { return advlock_registry_entry_line(entry_); }
+    // Named when the entry has no key of its own (MySQL then locks the name).
     advlock::key key() const {
-        advlock_key k;
-        detail::check(advlock_registry_entry_key(&k, entry_));
-        // An entry without a key of its own locks its name (on MySQL, the name itself).
-        advlock::key named = advlock::key::from_name(name());
-        return named == advlock::key(k) ? named : advlock::key(k);
+        advlock_target t;
+        detail::check(advlock_registry_entry_target(&t, entry_));
+        return advlock::key(t);
     }
 
 private:
@@ -244,42 +216,6 @@ private:
     std::unique_ptr<advlock_registry, deleter> handle_;
 };
 
-// ---- configuration file --------------------------------------------------------------
-
-class config {
-public:
-    // Throws io_error or config_error ("file:line: ...").
-    static config open(const std::string &path) {
-        advlock_config *c = nullptr;
-        detail::check(advlock_config_open(&c, path.c_str()));
-        return config(c);
-    }
-    static config parse(std::string_view text, const std::string &origin = "<config>") {
-        advlock_config *c = nullptr;
-        detail::check(advlock_config_parse(&c, text.data(), text.size(), origin.c_str()));
-        return config(c);
-    }
-    // The setting's text, or std::nullopt when the file does not set it.
-    std::optional<std::string> get(const std::string &setting) const {
-        const char *value = advlock_config_get(handle_.get(), setting.c_str());
-        return value ? std::optional<std::string>(value) : std::nullopt;
-    }
-
-private:
-    struct deleter {
-        void operator()(advlock_config *c) const { advlock_config_free(c); }
-    };
-    explicit config(advlock_config *c) : handle_(c) {}
-    std::unique_ptr<advlock_config, deleter> handle_;
-};
-
-// "500ms", "30s", "10m"... in milliseconds. Throws invalid_argument.
-inline std::int64_t parse_duration_ms(const std::string &text) {
-    std::int64_t ms = 0;
-    detail::check(advlock_parse_duration(&ms, text.c_str()));
-    return ms;
-}
-
 // ---- sessions and locks ----------------------------------------------------------
 
 enum class mode { exclusive = ADVLOCK_EXCLUSIVE, shared = ADVLOCK_SHARED };
@@ -323,7 +259,9 @@ public:
     // No round trip: throws lock_lost once the session's locks are known gone.
     void check() const { detail::check(advlock_lock_check(handle_.get())); }
     // One round trip; strict also asks the server's lock table for this key.
-    void verify(bool strict = false) { detail::check(advlock_lock_verify(handle_.get(), strict ? 1 : 0)); }
+    void verify(bool strict = false) {
+        detail::check(advlock_lock_verify(handle_.get(), strict ? ADVLOCK_VERIFY_STRICT : 0u));
+    }
     advlock_lock *c_handle() const { return handle_.get(); }
 
 private:
@@ -341,7 +279,7 @@ struct holder {
     std::optional<std::string> lock_name, user, application_name, client_addr, client_hostname;
     advlock::mode mode;
     bool granted, is_self, details_hidden;
-    std::int32_t pid;
+    std::int64_t server_id;
     std::int64_t backend_start_unix_us, wait_start_unix_us;
 };
 
@@ -365,8 +303,8 @@ public:
         advlock_session_options c_options;
         detail::check(advlock_session_options_init(&c_options, ADVLOCK_SESSION_OPTIONS_VERSION));
         if (!options.application_name.empty()) c_options.application_name = options.application_name.c_str();
-        c_options.allow_standby = options.allow_standby ? 1 : 0;
-        c_options.allow_pooler = options.allow_pooler ? 1 : 0;
+        c_options.flags = (options.allow_standby ? ADVLOCK_SESSION_ALLOW_STANDBY : 0u) |
+                          (options.allow_pooler ? ADVLOCK_SESSION_ALLOW_POOLER : 0u);
         c_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
         c_options.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
         advlock_session *s = nullptr;
@@ -380,9 +318,8 @@ public:
         require_open("try_lock");
         advlock_lock *l = nullptr;
         const advlock_mode c_mode = static_cast<advlock_mode>(m);
-        const advlock_status status =
-            k.name() ? advlock_session_try_lock_name(&l, handle_.get(), k.name()->data(), k.name()->size(), c_mode)
-                     : advlock_session_try_lock(&l, handle_.get(), &k.c_key(), c_mode);
+        const advlock_target target = k.c_target();
+        const advlock_status status = advlock_session_try_lock(&l, handle_.get(), &target, c_mode);
         if (detail::check(status) == ADVLOCK_NOT_ACQUIRED) {
             return std::nullopt;
         }
@@ -395,10 +332,8 @@ public:
         require_open("lock_within");
         advlock_lock *l = nullptr;
         const advlock_mode c_mode = static_cast<advlock_mode>(m);
-        const advlock_status status =
-            k.name() ? advlock_session_lock_name(&l, handle_.get(), k.name()->data(), k.name()->size(), c_mode,
-                                                 timeout_ms)
-                     : advlock_session_lock(&l, handle_.get(), &k.c_key(), c_mode, timeout_ms);
+        const advlock_target target = k.c_target();
+        const advlock_status status = advlock_session_lock(&l, handle_.get(), &target, c_mode, timeout_ms);
         if (detail::check(status) == ADVLOCK_NOT_ACQUIRED) {
             return std::nullopt;
         }
@@ -412,15 +347,13 @@ public:
         advlock_lock_options c_options;
         detail::check(advlock_lock_options_init(&c_options, ADVLOCK_LOCK_OPTIONS_VERSION));
         c_options.timeout_ms = options.timeout_ms;
-        c_options.reentrant = options.reentrant ? 1 : 0;
+        c_options.flags = options.reentrant ? ADVLOCK_LOCK_REENTRANT : 0u;
         c_options.cancel = options.cancel ? options.cancel->c_handle() : nullptr;
         c_options.owner_id = options.owner_id;
         advlock_lock *l = nullptr;
         const advlock_mode c_mode = static_cast<advlock_mode>(m);
-        const advlock_status status =
-            k.name() ? advlock_session_acquire_name(&l, handle_.get(), k.name()->data(), k.name()->size(), c_mode,
-                                                    &c_options)
-                     : advlock_session_acquire(&l, handle_.get(), &k.c_key(), c_mode, &c_options);
+        const advlock_target target = k.c_target();
+        const advlock_status status = advlock_session_acquire(&l, handle_.get(), &target, c_mode, &c_options);
         if (detail::check(status) == ADVLOCK_NOT_ACQUIRED) {
             return std::nullopt;
         }
@@ -454,20 +387,18 @@ public:
         require_open("holders");
         advlock_holders *raw = nullptr;
         const advlock_registry *c_names = names ? names->c_handle() : nullptr;
-        detail::check(only && only->name()
-                          ? advlock_session_holders_name(&raw, handle_.get(), c_names, only->name()->data(),
-                                                         only->name()->size())
-                          : advlock_session_holders(&raw, handle_.get(), c_names, only ? &only->c_key() : nullptr));
+        const advlock_target only_target = only ? only->c_target() : advlock_target{};
+        detail::check(advlock_session_holders(&raw, handle_.get(), c_names, only ? &only_target : nullptr));
         std::unique_ptr<advlock_holders, void (*)(advlock_holders *)> list(raw, &advlock_holders_free);
         if (note) note->assign(advlock_holders_note(raw) ? advlock_holders_note(raw) : "");
         const auto text = [](const char *s) { return s ? std::optional<std::string>(s) : std::nullopt; };
         std::vector<holder> rows;
         for (std::size_t i = 0; i < advlock_holders_count(raw); ++i) {
             const advlock_holder *h = advlock_holders_at(raw, i);
-            rows.push_back(holder{named_if_its_name(h->key, h->lock_name), text(h->lock_name), text(h->user),
-                                  text(h->application_name), text(h->client_addr), text(h->client_hostname),
-                                  static_cast<mode>(h->mode),
-                                  h->granted != 0, h->is_self != 0, h->details_hidden != 0, h->pid,
+            rows.push_back(holder{key(h->target), text(h->lock_name), text(h->user), text(h->application_name),
+                                  text(h->client_addr), text(h->client_hostname), static_cast<mode>(h->mode),
+                                  (h->flags & ADVLOCK_HOLDER_GRANTED) != 0, (h->flags & ADVLOCK_HOLDER_SELF) != 0,
+                                  (h->flags & ADVLOCK_HOLDER_DETAILS_HIDDEN) != 0, h->server_id,
                                   h->backend_start_unix_us, h->wait_start_unix_us});
         }
         return rows;
@@ -485,37 +416,44 @@ public:
         detail::check(advlock_session_ledger_record(handle_.get(), job.c_str(), period.c_str(), host.c_str()));
     }
 
-    std::int32_t backend_pid() const {
-        require_open("backend_pid");
-        std::int32_t pid = 0;
-        detail::check(advlock_session_backend_pid(&pid, handle_.get()));
-        return pid;
+    // The server's id for the session (PostgreSQL backend pid, MySQL connection id).
+    std::int64_t server_id() const {
+        require_open("server_id");
+        std::int64_t id = 0;
+        detail::check(advlock_session_server_id(&id, handle_.get()));
+        return id;
+    }
+
+    // Blocks up to timeout_ms (wait_forever) for the locks to be lost: throws
+    // lock_lost (with why) then, misuse once closed; returns when the time ran
+    // out with nothing known lost.
+    void wait_lost(std::int64_t timeout_ms) {
+        require_open("wait_lost");
+        detail::check(advlock_session_wait_lost(handle_.get(), timeout_ms));
+    }
+
+    // Readable once the locks are lost or the session closed (advlock_session_loss_fd).
+    int loss_fd() {
+        require_open("loss_fd");
+        int fd = -1;
+        detail::check(advlock_session_loss_fd(&fd, handle_.get()));
+        return fd;
     }
 
     // Ends the connection, releasing every lock; later calls throw misuse.
-    void close() { handle_.reset(); }
+    // Safe from any thread, also while another thread waits on the session.
+    void close() noexcept { advlock_session_close(handle_.get()); }
 
     advlock_session *c_handle() const { return handle_.get(); }
 
-    // A holder's key keeps its lock name when it is that name's key, so
-    // locking it again locks the same lock on MySQL too (which locks names).
-    static key named_if_its_name(const advlock_key &raw, const char *lock_name) {
-        advlock_key k;
-        if (lock_name && advlock_key_from_name(&k, lock_name, ADVLOCK_NUL_TERMINATED) == ADVLOCK_OK &&
-            advlock_key_equal(&k, &raw)) {
-            return key::from_name(lock_name);
-        }
-        return key(raw);
-    }
-
 private:
     struct deleter {
-        void operator()(advlock_session *s) const { advlock_session_close(s); }
+        void operator()(advlock_session *s) const { advlock_session_free(s); }
     };
     explicit session(advlock_session *s) : handle_(s) {}
     void require_open(const char *doing) const {
         if (!handle_) {
-            throw misuse(ADVLOCK_EMISUSE, std::string("advlock::session::") + doing + ": the session is closed", "");
+            throw misuse(ADVLOCK_EMISUSE, std::string("advlock::session::") + doing + ": the session was moved from", "");
         }
     }
     static void trampoline(const advlock_error *why, void *payload) {
@@ -567,7 +505,7 @@ inline std::string ledger_sql() {
 // REVOKE or GRANT EXECUTE on every advisory-lock function, for role.
 inline std::string privileges_sql(const std::string &role, bool grant) {
     char *out = nullptr;
-    detail::check(advlock_sql_privileges(&out, role.c_str(), grant ? 1 : 0));
+    detail::check(advlock_sql_privileges(&out, role.c_str(), grant ? ADVLOCK_SQL_GRANT : 0u));
     return detail::take_string(out);
 }
 
@@ -634,9 +572,9 @@ inline std::string xact_wait_sql(xact_wait_step step, const key &k, mode m, std:
     return detail::take_string(out);
 }
 
-// What a server error with this SQLSTATE means (advlock_status_of_sqlstate).
-inline advlock_status status_of_sqlstate(const std::string &sqlstate) {
-    return advlock_status_of_sqlstate(sqlstate.c_str());
+// What a server error with this SQLSTATE means (advlock_status_from_sqlstate).
+inline advlock_status status_from_sqlstate(const std::string &sqlstate) {
+    return advlock_status_from_sqlstate(sqlstate.c_str());
 }
 
 // What that statement's boolean answer means: true acquired (or released),

@@ -48,6 +48,10 @@ void copy_to_buffer(char *out, std::size_t out_size, const std::string &text, co
 // A malloc'ed copy of text and its NUL, which the caller releases with advlock_free.
 char *allocated_copy(const std::string &text);
 
+// Throws InvalidArgument naming what (e.g. "lock options flags") when flags
+// has a bit outside known.
+void require_flags(unsigned flags, unsigned known, const char *function, const char *what);
+
 // Throws InvalidArgument unless timeout_ms is 0..ADVLOCK_WAIT_MAX_MS or ADVLOCK_WAIT_FOREVER.
 void require_timeout(std::int64_t timeout_ms, const char *function);
 

@@ -1,13 +1,21 @@
 // Status names, the thread-local last error, and the exception translation
 // every entry point uses.
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <new>
 
 #include "entry_point.hpp"
 #include "text/duration.hpp"
 
 namespace advlock::capi {
+
+// advlock/status_table.h as data: one row per status, in table order.
+#define ADVLOCK_STATUS_ROW(status, kind, Kind, parent, summary) \
+    advlock_status_info{status, #status, #kind, #Kind, #parent, summary},
+constexpr advlock_status_info kStatusTable[] = {ADVLOCK_STATUS_TABLE(ADVLOCK_STATUS_ROW)};
+#undef ADVLOCK_STATUS_ROW
 
 namespace {
 
@@ -83,6 +91,16 @@ char *allocated_copy(const std::string &text) {
 
 static_assert(ADVLOCK_WAIT_MAX_MS == core::kLongestWaitMs, "the C ABI's longest wait is the core's");
 
+void require_flags(unsigned flags, unsigned known, const char *function, const char *what) {
+    if ((flags & ~known) != 0) {
+        char bits[16];
+        std::snprintf(bits, sizeof bits, "0x%x", flags & ~known);
+        throw core::InvalidArgument(std::string(function) + ": " + what + " has bits " + bits +
+                                    " this library (version " ADVLOCK_VERSION ") does not know; "
+                                    "use the ADVLOCK_* flag macros of its advlock.h");
+    }
+}
+
 void require_timeout(std::int64_t timeout_ms, const char *function) {
     if (timeout_ms < ADVLOCK_WAIT_FOREVER || timeout_ms > ADVLOCK_WAIT_MAX_MS) {
         throw core::InvalidArgument(std::string(function) + ": timeout_ms " + std::to_string(timeout_ms) +
@@ -102,40 +120,25 @@ const advlock_error *advlock_error_last(void) { return last_error().refresh(); }
 
 void advlock_error_clear(void) { advlock::capi::set_last_error(ADVLOCK_OK, "no error"); }
 
-const char *advlock_status_name(advlock_status status) {
-    switch (status) {
-        case ADVLOCK_OK: return "ADVLOCK_OK";
-        case ADVLOCK_NOT_ACQUIRED: return "ADVLOCK_NOT_ACQUIRED";
-        case ADVLOCK_ERROR: return "ADVLOCK_ERROR";
-        case ADVLOCK_ENOMEM: return "ADVLOCK_ENOMEM";
-        case ADVLOCK_EINVAL: return "ADVLOCK_EINVAL";
-        case ADVLOCK_EKEY: return "ADVLOCK_EKEY";
-        case ADVLOCK_EREGISTRY: return "ADVLOCK_EREGISTRY";
-        case ADVLOCK_ENOTFOUND: return "ADVLOCK_ENOTFOUND";
-        case ADVLOCK_EIO: return "ADVLOCK_EIO";
-        case ADVLOCK_EMISUSE: return "ADVLOCK_EMISUSE";
-        case ADVLOCK_ECONNECT: return "ADVLOCK_ECONNECT";
-        case ADVLOCK_ESTANDBY: return "ADVLOCK_ESTANDBY";
-        case ADVLOCK_EREADONLY: return "ADVLOCK_EREADONLY";
-        case ADVLOCK_EPOOLER: return "ADVLOCK_EPOOLER";
-        case ADVLOCK_ELOST: return "ADVLOCK_ELOST";
-        case ADVLOCK_ECANCELED: return "ADVLOCK_ECANCELED";
-        case ADVLOCK_ECAPACITY: return "ADVLOCK_ECAPACITY";
-        case ADVLOCK_EDEADLOCK: return "ADVLOCK_EDEADLOCK";
-        case ADVLOCK_EPERMISSION: return "ADVLOCK_EPERMISSION";
-        case ADVLOCK_ESERVER: return "ADVLOCK_ESERVER";
-        case ADVLOCK_EUNSUPPORTED: return "ADVLOCK_EUNSUPPORTED";
-        case ADVLOCK_ECONFIG: return "ADVLOCK_ECONFIG";
-        case ADVLOCK_ECLUSTER: return "ADVLOCK_ECLUSTER";
-        case ADVLOCK_EUNSAFEDIR: return "ADVLOCK_EUNSAFEDIR";
-        default: break;
+const advlock_status_info *advlock_status_at(size_t index) {
+    return index < std::size(advlock::capi::kStatusTable) ? &advlock::capi::kStatusTable[index] : nullptr;
+}
+
+const advlock_status_info *advlock_status_info_of(advlock_status status) {
+    for (const advlock_status_info &info : advlock::capi::kStatusTable) {
+        if (info.status == status) return &info;
     }
-    return "ADVLOCK_UNKNOWN_STATUS";
+    return nullptr;
+}
+
+const char *advlock_status_name(advlock_status status) {
+    const advlock_status_info *info = advlock_status_info_of(status);
+    return info ? info->name : "ADVLOCK_UNKNOWN_STATUS";
 }
 
 int advlock_status_is_unsafe_target(advlock_status status) {
-    return status == ADVLOCK_ESTANDBY || status == ADVLOCK_EREADONLY || status == ADVLOCK_EPOOLER ||
-           status == ADVLOCK_ECLUSTER || status == ADVLOCK_EUNSAFEDIR;
+    const advlock_status_info *info = advlock_status_info_of(status);
+    return info && std::strcmp(info->parent, "unsafe_target") == 0;
 }
 
 const char *advlock_version(void) { return ADVLOCK_VERSION; }

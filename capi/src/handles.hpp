@@ -5,6 +5,7 @@
 
 #include "advlock.h"
 #include "keys/key.hpp"
+#include "keys/lock_target.hpp"
 #include "registry/registry.hpp"
 #include "session/held_lock.hpp"
 #include "session/lock_session.hpp"
@@ -33,6 +34,12 @@ namespace advlock::capi {
 // Throws InvalidArgument for an unknown space.
 core::Key to_core(const advlock_key &key, const char *function);
 advlock_key to_c(const core::Key &key);
+
+// Throws BadKey when the target's name is set and its key is not the name's.
+core::LockTarget to_core(const advlock_target &target, const char *function);
+// A target for a key shown with a name (holder rows, registry entries): named
+// only when the key is that name's advlock key, so MySQL locks the name.
+advlock_target named_if_its_key(const advlock_key &key, const char *name);
 
 core::LockMode to_core(advlock_mode mode, const char *function);
 

@@ -22,19 +22,18 @@ const char *c_string(const std::optional<std::string> &text) { return text ? tex
 
 advlock_holder view_of(const core::Holder &h) {
     advlock_holder view{};
-    view.key = advlock::capi::to_c(h.key);
     view.lock_name = h.lock_name.empty() ? nullptr : h.lock_name.c_str();
+    view.target = advlock::capi::named_if_its_key(advlock::capi::to_c(h.key), view.lock_name);
     view.mode = h.mode == core::LockMode::Shared ? ADVLOCK_SHARED : ADVLOCK_EXCLUSIVE;
-    view.granted = h.granted;
-    view.pid = h.pid;
-    view.is_self = h.is_self;
+    view.flags = (h.granted ? ADVLOCK_HOLDER_GRANTED : 0u) | (h.is_self ? ADVLOCK_HOLDER_SELF : 0u) |
+                 (h.details_hidden ? ADVLOCK_HOLDER_DETAILS_HIDDEN : 0u);
+    view.server_id = h.pid;
     view.user = c_string(h.user);
     view.application_name = c_string(h.application_name);
     view.client_addr = c_string(h.client_addr);
     view.client_hostname = c_string(h.client_hostname);
     view.backend_start_unix_us = h.backend_start_unix_us;
     view.wait_start_unix_us = h.wait_start_unix_us;
-    view.details_hidden = h.details_hidden;
     return view;
 }
 
@@ -64,18 +63,10 @@ advlock_status list_holders(const char *name, advlock_holders **out, advlock_ses
 extern "C" {
 
 advlock_status advlock_session_holders(advlock_holders **out, advlock_session *session,
-                                       const advlock_registry *registry, const advlock_key *only_key) {
+                                       const advlock_registry *registry, const advlock_target *only) {
     return list_holders(__func__, out, session, registry, [&](const char *function) -> std::optional<core::LockTarget> {
-        if (!only_key) return std::nullopt;
-        return core::LockTarget(advlock::capi::to_core(*only_key, function));
-    });
-}
-
-advlock_status advlock_session_holders_name(advlock_holders **out, advlock_session *session,
-                                            const advlock_registry *registry, const char *name, size_t name_len) {
-    return list_holders(__func__, out, session, registry, [&](const char *function) -> std::optional<core::LockTarget> {
-        require(name, function, "name");
-        return core::LockTarget::named({name, advlock::capi::string_length(name, name_len)});
+        if (!only) return std::nullopt;
+        return advlock::capi::to_core(*only, function);
     });
 }
 

@@ -23,6 +23,30 @@ advlock_key to_c(const core::Key &key) {
     return key.is_pair() ? advlock_key_pair(key.k1(), key.k2()) : advlock_key_bigint(key.bigint_value());
 }
 
+core::LockTarget to_core(const advlock_target &target, const char *function) {
+    const core::Key key = to_core(target.key, function);
+    if (!target.name) return key;
+    core::LockTarget named = core::LockTarget::named({target.name, string_length(target.name, target.name_len)});
+    if (!(named.key() == key)) {
+        throw core::BadKey(std::string(function) + ": the target's key " + core::format_key(key) +
+                           " is not the advlock key of its name " + named.describe() +
+                           "; make named targets with advlock_target_from_name, or leave name NULL");
+    }
+    return named;
+}
+
+advlock_target named_if_its_key(const advlock_key &key, const char *name) {
+    advlock_target target{key, nullptr, 0};
+    if (!name) return target;
+    advlock_key of_name;
+    if (advlock_key_from_name(&of_name, name, ADVLOCK_NUL_TERMINATED) == ADVLOCK_OK &&
+        advlock_key_equal(&of_name, &key)) {
+        target.name = name;
+        target.name_len = std::strlen(name);
+    }
+    return target;
+}
+
 }  // namespace advlock::capi
 
 using advlock::capi::guarded;
@@ -72,6 +96,34 @@ advlock_status advlock_key_parse(advlock_key *out, const char *text, size_t text
         require(out, function, "out");
         require(text, function, "text");
         *out = advlock::capi::to_c(core::parse_key({text, string_length(text, text_len)}));
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_target advlock_target_of_key(advlock_key key) { return advlock_target{key, nullptr, 0}; }
+
+advlock_status advlock_target_from_name(advlock_target *out, const char *name, size_t name_len) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(name, function, "name");
+        const std::size_t length = string_length(name, name_len);
+        *out = advlock_target{advlock::capi::to_c(core::advlock_key_for_name({name, length})), name, length};
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_target_parse(advlock_target *out, const char *text, size_t text_len) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(text, function, "text");
+        const std::string_view whole{text, string_length(text, text_len)};
+        constexpr std::string_view name_prefix = "name:";
+        if (whole.substr(0, name_prefix.size()) == name_prefix) {
+            const std::string_view name = whole.substr(name_prefix.size());
+            *out = advlock_target{advlock::capi::to_c(core::advlock_key_for_name(name)), name.data(), name.size()};
+        } else {
+            *out = advlock_target{advlock::capi::to_c(core::parse_key(whole)), nullptr, 0};
+        }
         return ADVLOCK_OK;
     });
 }

@@ -72,11 +72,11 @@ const char *advlock_registry_entry_name(const advlock_registry_entry *entry) {
     return entry ? from_c(entry)->name.c_str() : nullptr;
 }
 
-advlock_status advlock_registry_entry_key(advlock_key *out, const advlock_registry_entry *entry) {
+advlock_status advlock_registry_entry_target(advlock_target *out, const advlock_registry_entry *entry) {
     return guarded(__func__, [&](const char *function) {
         require(out, function, "out");
         require(entry, function, "entry");
-        *out = to_c(from_c(entry)->key);
+        *out = advlock::capi::named_if_its_key(to_c(from_c(entry)->key), from_c(entry)->name.c_str());
         return ADVLOCK_OK;
     });
 }

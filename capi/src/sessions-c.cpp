@@ -50,19 +50,11 @@ advlock_status acquire(const char *name, advlock_lock **out, advlock_session *se
     });
 }
 
-// The lock a key argument names.
-inline auto by_key(const advlock_key *key) {
-    return [key](const char *function) {
-        require(key, function, "key");
-        return core::LockTarget(to_core(*key, function));
-    };
-}
-
-// The lock a name argument names.
-inline auto by_name(const char *name, size_t name_len) {
-    return [name, name_len](const char *function) {
-        require(name, function, "name");
-        return core::LockTarget::named({name, string_length(name, name_len)});
+// The lock a target argument names.
+inline auto by_target(const advlock_target *target) {
+    return [target](const char *function) {
+        require(target, function, "target");
+        return to_core(*target, function);
     };
 }
 
@@ -89,13 +81,10 @@ inline auto taking_as(const advlock_lock_options *given) {
                                         std::to_string(given->version) + " is unknown to this library (version " ADVLOCK_VERSION
                                         "); initialise options with advlock_lock_options_init");
         }
-        if (given->reentrant != 0 && given->reentrant != 1) {
-            throw core::InvalidArgument(std::string(function) + ": reentrant is " + std::to_string(given->reentrant) +
-                                        "; it must be 0 or 1");
-        }
+        require_flags(given->flags, ADVLOCK_LOCK_REENTRANT, function, "lock options flags");
         require_timeout(given->timeout_ms, function);
         options.timeout_ms = given->timeout_ms;
-        options.reentrant = given->reentrant == 1;
+        options.reentrant = (given->flags & ADVLOCK_LOCK_REENTRANT) != 0;
         options.cancel = given->cancel ? &given->cancel->token : nullptr;
         options.actor_id = given->owner_id;
         return options;
@@ -114,9 +103,10 @@ advlock_session_options effective_options(const advlock_session_options *given, 
                                     " is unknown to this library (version " ADVLOCK_VERSION
                                     "); initialise options with advlock_session_options_init");
     }
+    require_flags(given->flags, ADVLOCK_SESSION_ALLOW_STANDBY | ADVLOCK_SESSION_ALLOW_POOLER, function,
+                  "session options flags");
     options.application_name = given->application_name;
-    options.allow_standby = given->allow_standby;
-    options.allow_pooler = given->allow_pooler;
+    options.flags = given->flags;
     options.heartbeat_interval_ms = given->heartbeat_interval_ms;
     options.heartbeat_deadline_ms = given->heartbeat_deadline_ms;
     options.on_lost = given->on_lost;
@@ -159,8 +149,8 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
         const advlock_session_options options = advlock::capi::effective_options(opts, function);
         core::PgSessionOptions session_options;
         if (options.application_name) session_options.connect.application_name = options.application_name;
-        session_options.connect.allow_standby = options.allow_standby != 0;
-        session_options.connect.allow_pooler = options.allow_pooler != 0;
+        session_options.connect.allow_standby = (options.flags & ADVLOCK_SESSION_ALLOW_STANDBY) != 0;
+        session_options.connect.allow_pooler = (options.flags & ADVLOCK_SESSION_ALLOW_POOLER) != 0;
         if (options.heartbeat_interval_ms) session_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
         if (options.heartbeat_deadline_ms) session_options.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
         std::shared_ptr<core::LockSession> opened;
@@ -187,32 +177,23 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
 }
 
 void advlock_session_close(advlock_session *session) {
-    if (!session) return;
-    session->session->close();
+    if (session) session->session->close();
+}
+
+void advlock_session_free(advlock_session *session) {
+    advlock_session_close(session);
     delete session;
 }
 
-advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
+advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session, const advlock_target *target,
                                         advlock_mode mode) {
-    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_key(key),
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_target(target),
                                   advlock::capi::try_taking());
 }
 
-advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session, const advlock_key *key,
+advlock_status advlock_session_lock(advlock_lock **out, advlock_session *session, const advlock_target *target,
                                     advlock_mode mode, int64_t timeout_ms) {
-    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_key(key),
-                                  advlock::capi::taking_within(timeout_ms));
-}
-
-advlock_status advlock_session_try_lock_name(advlock_lock **out, advlock_session *session, const char *name,
-                                             size_t name_len, advlock_mode mode) {
-    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_name(name, name_len),
-                                  advlock::capi::try_taking());
-}
-
-advlock_status advlock_session_lock_name(advlock_lock **out, advlock_session *session, const char *name,
-                                         size_t name_len, advlock_mode mode, int64_t timeout_ms) {
-    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_name(name, name_len),
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_target(target),
                                   advlock::capi::taking_within(timeout_ms));
 }
 
@@ -229,15 +210,9 @@ advlock_status advlock_lock_options_init(advlock_lock_options *opts, unsigned in
     });
 }
 
-advlock_status advlock_session_acquire(advlock_lock **out, advlock_session *session, const advlock_key *key,
+advlock_status advlock_session_acquire(advlock_lock **out, advlock_session *session, const advlock_target *target,
                                        advlock_mode mode, const advlock_lock_options *opts) {
-    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_key(key),
-                                  advlock::capi::taking_as(opts));
-}
-
-advlock_status advlock_session_acquire_name(advlock_lock **out, advlock_session *session, const char *name,
-                                            size_t name_len, advlock_mode mode, const advlock_lock_options *opts) {
-    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_name(name, name_len),
+    return advlock::capi::acquire(__func__, out, session, mode, advlock::capi::by_target(target),
                                   advlock::capi::taking_as(opts));
 }
 
@@ -283,6 +258,24 @@ advlock_status advlock_session_check(const advlock_session *session) {
     });
 }
 
+advlock_status advlock_session_wait_lost(advlock_session *session, int64_t timeout_ms) {
+    return guarded(__func__, [&](const char *function) {
+        require(session, function, "session");
+        advlock::capi::require_timeout(timeout_ms, function);
+        if (session->session->wait_for_loss(timeout_ms) == core::LossWait::TimedOut) return ADVLOCK_OK;
+        session->session->check();  // throws LockLost (with why) or Misuse (closed)
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_session_loss_fd(int *out, advlock_session *session) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        *out = require(session, function, "session")->session->loss_fd();
+        return ADVLOCK_OK;
+    });
+}
+
 advlock_status advlock_session_verify(advlock_session *session) {
     return guarded(__func__, [&](const char *function) {
         require(session, function, "session")->session->verify();
@@ -297,9 +290,11 @@ advlock_status advlock_lock_check(const advlock_lock *lock) {
     });
 }
 
-advlock_status advlock_lock_verify(advlock_lock *lock, int strict) {
+advlock_status advlock_lock_verify(advlock_lock *lock, unsigned flags) {
     return guarded(__func__, [&](const char *function) {
-        require(lock, function, "lock")->held.verify(strict != 0);
+        require(lock, function, "lock");
+        advlock::capi::require_flags(flags, ADVLOCK_VERIFY_STRICT, function, "flags");
+        lock->held.verify((flags & ADVLOCK_VERIFY_STRICT) != 0);
         return ADVLOCK_OK;
     });
 }
@@ -327,7 +322,7 @@ advlock_status advlock_session_ledger_record(advlock_session *session, const cha
     });
 }
 
-advlock_status advlock_session_backend_pid(int32_t *out, const advlock_session *session) {
+advlock_status advlock_session_server_id(int64_t *out, const advlock_session *session) {
     return guarded(__func__, [&](const char *function) {
         require(out, function, "out");
         require(session, function, "session");

@@ -86,7 +86,7 @@ advlock_status advlock_xact_wait_sql(char **out, advlock_xact_wait_step step, co
     });
 }
 
-advlock_status advlock_status_of_sqlstate(const char *sqlstate) {
+advlock_status advlock_status_from_sqlstate(const char *sqlstate) {
     try {
         return core::status_of_sqlstate(sqlstate ? sqlstate : "");
     } catch (...) {
@@ -130,7 +130,7 @@ advlock_status advlock_sql_ledger(char **out) {
     });
 }
 
-advlock_status advlock_sql_privileges(char **out, const char *role, int grant) {
+advlock_status advlock_sql_privileges(char **out, const char *role, unsigned flags) {
     if (out) *out = nullptr;
     return guarded(__func__, [&](const char *function) {
         require(out, function, "out");
@@ -140,7 +140,8 @@ advlock_status advlock_sql_privileges(char **out, const char *role, int grant) {
             throw core::InvalidArgument(std::string(function) + ": role " + advlock::core::quoted(name) +
                                         " is not a role name: give 1 to 63 bytes of UTF-8");
         }
-        *out = allocated_copy(core::privileges_sql(name, grant != 0));
+        advlock::capi::require_flags(flags, ADVLOCK_SQL_GRANT, function, "flags");
+        *out = allocated_copy(core::privileges_sql(name, (flags & ADVLOCK_SQL_GRANT) != 0));
         return ADVLOCK_OK;
     });
 }

@@ -79,7 +79,8 @@ pg_locks and pg_stat_activity; never by taking a lock, so looking cannot make a
 job skip. Details the role may not see are shown as hidden (grant it
 pg_read_all_stats).
 
-  --json   one JSON array of objects instead of the table
+  --json   one JSON object instead of the table: {"version": 1, "holders":
+           [...], "note": null}; note says what the server could not show
 )";
 
 const char *const kKeyHelp = R"(usage: advlock key NAME [--scheme advlock|with_advisory_lock] [--prefix N] [--sql]

@@ -19,7 +19,7 @@ int hold_command(const std::vector<std::string> &args) {
     spec.insert(spec.end(), {{"for", true}, {"wait", true}, {"shared", false}});
     const Arguments arguments = parse_arguments("hold", args, spec, /*takes_command=*/false);
     if (!arguments.positionals.empty()) throw usage_error("advlock hold: unexpected " + advlock::printable(arguments.positionals[0]));
-    const std::optional<advlock::config> config = config_option(arguments);
+    const std::optional<ConfigFile> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "hold");
     const std::optional<advlock::registry> registry = registry_option(arguments, config);
     const LockTarget target = lock_target(arguments, registry, "hold");
@@ -37,7 +37,7 @@ int hold_command(const std::vector<std::string> &args) {
         std::cerr << "advlock: " << holder_line(session, target, registry) << "\n";
         return exit_code::conflict;
     }
-    std::cerr << "advlock: holding " << target.label << " (server pid " << session.backend_pid() << ")"
+    std::cerr << "advlock: holding " << target.label << " (server pid " << session.server_id() << ")"
               << (limited ? " for " + format_duration(hold_for) : std::string(" until interrupted (Ctrl-C)"))
               << "\n";
 

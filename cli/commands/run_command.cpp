@@ -22,7 +22,7 @@ void check_period(const Arguments &arguments) {
     }
 }
 
-int conflict_code(const Arguments &arguments, const std::optional<advlock::config> &config) {
+int conflict_code(const Arguments &arguments, const std::optional<ConfigFile> &config) {
     const std::optional<std::string> text = setting(arguments, config, "conflict-exit-code", "run.conflict_exit_code");
     if (!text) return exit_code::conflict;
     std::size_t used = 0;
@@ -50,7 +50,7 @@ int run_command(const std::vector<std::string> &args) {
                              {"application-name", true}, {"also-local", false}, {"local-url", true},
                              {"once-per", true}});
     const Arguments arguments = parse_arguments("run", args, spec, /*takes_command=*/true);
-    const std::optional<advlock::config> config = config_option(arguments);
+    const std::optional<ConfigFile> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "run");
     const std::optional<advlock::registry> registry = registry_option(arguments, config);
     const LockTarget target = lock_target(arguments, registry, "run");

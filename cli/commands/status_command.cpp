@@ -1,12 +1,13 @@
 // advlock status: who holds or waits for which lock, read from pg_locks (never
 // by taking a lock), with registry names.
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
-#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "../arguments.hpp"
 #include "../exit_codes.hpp"
+#include "../json_text.hpp"
 #include "../lock_target.hpp"
 #include "commands.hpp"
 
@@ -14,49 +15,48 @@ namespace advlock::cli {
 
 namespace {
 
-std::string json_string(const std::optional<std::string> &text) {
-    if (!text) return "null";
-    std::string out = "\"";
-    for (const char c : *text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char escaped[8];
-                    std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-                    out += escaped;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out + "\"";
-}
-
 std::string iso_time(long long unix_us) { return unix_us ? utc_time(unix_us, /*iso=*/true) : ""; }
 
-void print_json(const std::vector<advlock::holder> &rows) {
-    std::cout << "[";
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const advlock::holder &h = rows[i];
+// A JSON string, or null; never invalid UTF-8.
+nlohmann::ordered_json json_or_null(const std::optional<std::string> &text) {
+    return text ? nlohmann::ordered_json(json_text(*text)) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json json_time(long long unix_us) {
+    return unix_us ? nlohmann::ordered_json(iso_time(unix_us)) : nlohmann::ordered_json(nullptr);
+}
+
+// {"version": 1, "holders": [...], "note": null}: versioned so fields can be
+// added (and, under a new version, changed) without breaking scripts that read
+// it; note says what the server could not show (MySQL), null when the list is
+// complete.
+// ordered_json: the fields in the order written here, version first.
+void print_json(const std::vector<advlock::holder> &rows, const std::string &note) {
+    nlohmann::ordered_json holders = nlohmann::ordered_json::array();
+    for (const advlock::holder &h : rows) {
         const advlock_pg_locks_key pg = h.key.to_pg_locks();
-        std::cout << (i ? ",\n " : "\n ") << "{\"key\": " << json_string(h.key.to_string())
-                  << ", \"name\": " << json_string(h.lock_name) << ", \"mode\": \""
-                  << (h.mode == advlock::mode::shared ? "shared" : "exclusive") << "\", \"granted\": "
-                  << (h.granted ? "true" : "false") << ", \"pid\": " << h.pid
-                  << ", \"user\": " << json_string(h.user) << ", \"application\": " << json_string(h.application_name)
-                  << ", \"client_addr\": " << json_string(h.client_addr)
-                  << ", \"client_hostname\": " << json_string(h.client_hostname) << ", \"connected_since\": "
-                  << (h.backend_start_unix_us ? json_string(iso_time(h.backend_start_unix_us)) : "null")
-                  << ", \"waiting_since\": "
-                  << (h.wait_start_unix_us ? json_string(iso_time(h.wait_start_unix_us)) : "null")
-                  << ", \"details_hidden\": " << (h.details_hidden ? "true" : "false") << ", \"pg_locks\": {\"classid\": "
-                  << pg.classid << ", \"objid\": " << pg.objid << ", \"objsubid\": " << pg.objsubid << "}}";
+        holders.push_back({
+            {"key", h.key.to_string()},
+            {"name", json_or_null(h.lock_name)},
+            {"mode", h.mode == advlock::mode::shared ? "shared" : "exclusive"},
+            {"granted", h.granted},
+            {"pid", h.server_id},
+            {"user", json_or_null(h.user)},
+            {"application", json_or_null(h.application_name)},
+            {"client_addr", json_or_null(h.client_addr)},
+            {"client_hostname", json_or_null(h.client_hostname)},
+            {"connected_since", json_time(h.backend_start_unix_us)},
+            {"waiting_since", json_time(h.wait_start_unix_us)},
+            {"details_hidden", h.details_hidden},
+            {"pg_locks", {{"classid", pg.classid}, {"objid", pg.objid}, {"objsubid", pg.objsubid}}},
+        });
     }
-    std::cout << (rows.empty() ? "]\n" : "\n]\n");
+    const nlohmann::ordered_json out = {
+        {"version", 1},
+        {"holders", std::move(holders)},
+        {"note", note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(json_text(note))},
+    };
+    std::cout << out.dump(2) << "\n";
 }
 
 void print_table(const std::vector<advlock::holder> &rows) {
@@ -68,7 +68,7 @@ void print_table(const std::vector<advlock::holder> &rows) {
     for (const advlock::holder &h : rows) {
         table.push_back({cell(h.lock_name.value_or("-")), h.key.to_string(),
                          h.mode == advlock::mode::shared ? "shared" : "exclusive", h.granted ? "holds" : "waits",
-                         std::to_string(h.pid), cell(h.application_name.value_or(h.details_hidden ? "(hidden)" : "-")),
+                         std::to_string(h.server_id), cell(h.application_name.value_or(h.details_hidden ? "(hidden)" : "-")),
                          cell(h.user.value_or("-")), cell(h.client_hostname.value_or(h.client_addr.value_or("-"))),
                          iso_time(h.granted ? h.backend_start_unix_us : h.wait_start_unix_us)});
     }
@@ -94,7 +94,7 @@ int status_command(const std::vector<std::string> &args) {
     spec.push_back({"json", false});
     const Arguments arguments = parse_arguments("status", args, spec, /*takes_command=*/false);
     if (!arguments.positionals.empty()) throw usage_error("advlock status: unexpected " + advlock::printable(arguments.positionals[0]));
-    const std::optional<advlock::config> config = config_option(arguments);
+    const std::optional<ConfigFile> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "status");
     const std::optional<advlock::registry> registry = registry_option(arguments, config);
     std::optional<LockTarget> target;
@@ -104,11 +104,11 @@ int status_command(const std::vector<std::string> &args) {
     const std::vector<advlock::holder> rows =
         session.holders(registry ? &*registry : nullptr, target ? &target->key : nullptr, &note);
     if (arguments.flags.count("json")) {
-        print_json(rows);
+        print_json(rows, note);  // the note goes in the object, for the script that reads it
     } else {
         print_table(rows);
+        if (!note.empty()) std::cerr << "advlock status: note: " << note << "\n";
     }
-    if (!note.empty()) std::cerr << "advlock status: note: " << note << "\n";
     return exit_code::ok;
 }
 

@@ -73,11 +73,9 @@ std::shared_ptr<LocalSession> LocalSession::open(const std::string &url, int hea
 
 LocalSession::~LocalSession() { close(); }
 
-void LocalSession::close() noexcept {
-    if (closed_.exchange(true)) return;
-    cancel();
+void LocalSession::close_connection() noexcept {
     watchdog_.stop();
-    std::lock_guard<std::mutex> guard(mutex_);
+    std::lock_guard<std::mutex> guard(mutex_);  // calls in progress leave the files first
     for (auto &[key, held] : held_) ::close(held.file.fd);  // closing releases the flock
     held_.clear();
 }
@@ -86,7 +84,7 @@ int LocalSession::server_session_id() const { return static_cast<int>(::getpid()
 
 void LocalSession::require_usable(const char *doing, const Key *key) const {
     const auto what = [&] { return std::string(doing) + (key ? " " + format_key(*key) : std::string()); };
-    if (closed_.load()) throw Misuse(what() + ": the session is closed; open a new one");
+    if (is_closed()) throw Misuse(what() + ": the session is closed; open a new one");
     if (loss_.lost()) loss_.throw_lost(what());
 }
 
@@ -193,7 +191,7 @@ bool LocalSession::lock(const LockTarget &target, LockMode mode, long long timeo
         if (timeout_ms >= 0 && std::chrono::steady_clock::now() >= deadline) return false;
         std::unique_lock<std::mutex> wait_lock(wait_mutex_);
         wait_cv_.wait_for(wait_lock, kPollInterval, cancelled);
-        if (cancelled()) throw Canceled(describe("lock", key, mode) + ": the wait was cancelled");
+        if (cancelled()) throw_wait_ended(describe("lock", key, mode), ": the wait was cancelled");
     }
 }
 
@@ -218,6 +216,7 @@ void LocalSession::unlock(const LockTarget &target, LockMode mode) {
 }
 
 long long LocalSession::ledger_completed(const std::string &, const std::string &) {
+    check();
     throw Unsupported("--once-per keeps its run ledger in a database table; the local backend has none: "
                       "give --db a PostgreSQL URL");
 }

@@ -39,16 +39,14 @@ public:
     void check() const override;
     void verify() override { check(); }
     void verify_held(const LockTarget &target, LockMode mode) override;
-    void set_lost_callback(LossState::Callback callback) override { loss_.set_callback(std::move(callback)); }
     long long ledger_completed(const std::string &job, const std::string &period) override;
     void ledger_record(const std::string &job, const std::string &period, const std::string &host) override;
-    void close() noexcept override;
-    bool is_closed() const override { return closed_.load(); }
 
     const std::string &directory() const { return directory_->path(); }
 
 private:
     void cancel_server_wait() override;
+    void close_connection() noexcept override;
     struct Held {
         LockFile file;
         LockMode mode;
@@ -76,8 +74,6 @@ private:
     mutable std::mutex mutex_;
     std::unordered_map<Key, Held, KeyHash> held_;
     std::chrono::steady_clock::time_point held_since_;  // when held_ last became non-empty
-    mutable LossState loss_;
-    std::atomic<bool> closed_{false};
     WatchdogThread watchdog_;
 
     std::mutex wait_mutex_;

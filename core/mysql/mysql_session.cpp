@@ -51,11 +51,9 @@ std::shared_ptr<MysqlSession> MysqlSession::open(const std::string &url, const M
 
 MysqlSession::~MysqlSession() { close(); }
 
-void MysqlSession::close() noexcept {
-    if (closed_.exchange(true)) return;
-    cancel();  // a wait in progress on another thread ends, so the close need not wait for it
+void MysqlSession::close_connection() noexcept {
     watchdog_.stop();
-    std::lock_guard<std::mutex> guard(mutex_);
+    std::lock_guard<std::mutex> guard(mutex_);  // calls in progress leave the connection first
     connection_.close();
     holds_.clear();
 }
@@ -83,7 +81,7 @@ std::string call_sql(const char *function, const std::string &literal, const cha
 }  // namespace
 
 void MysqlSession::require_usable(const char *doing, const LockTarget *target, LockMode mode) const {
-    if (closed_.load() || !connection_) throw Misuse(described(doing, target) + ": the session is closed; open a new one");
+    if (is_closed() || !connection_) throw Misuse(described(doing, target) + ": the session is closed; open a new one");
     if (loss_.lost()) loss_.throw_lost(described(doing, target));
     if (mode == LockMode::Shared) {
         throw Unsupported(described(doing, target) +
@@ -183,7 +181,7 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
         {
             std::lock_guard<std::mutex> wait_guard(wait_mutex_);
             if (cancel_requested_ || cancelled_meanwhile()) {
-                throw Canceled(described("lock", &target) + ": cancelled before the wait began");
+                throw_wait_ended(described("lock", &target), ": cancelled before the wait began");
             }
             waiting_ = true;
         }
@@ -203,7 +201,7 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
             cancelled = cancel_requested_ || cancelled_meanwhile();
         }
         if (granted) return true;  // a grant beats a cancel that came too late to stop it
-        if (cancelled) throw Canceled(described("lock", &target) + ": the wait was cancelled");
+        if (cancelled) throw_wait_ended(described("lock", &target), ": the wait was cancelled");
         if (failure) std::rethrow_exception(failure);
         if (timeout_ms > 0 && std::chrono::steady_clock::now() >= deadline) return false;
     }
@@ -256,6 +254,7 @@ void MysqlSession::verify_held(const LockTarget &target, LockMode mode) {
 }
 
 long long MysqlSession::ledger_completed(const std::string &, const std::string &) {
+    check();
     throw Unsupported("--once-per keeps its run ledger in a PostgreSQL table; the MySQL backend has none yet: "
                       "give --db a PostgreSQL URL for --once-per");
 }
@@ -266,6 +265,7 @@ void MysqlSession::ledger_record(const std::string &job, const std::string &peri
 
 void MysqlSession::run_sql_for_tests(const std::string &sql) {
     Call scope(*this);
+    require_usable("run_sql_for_tests", nullptr, LockMode::Exclusive);
     mysql_real_query(connection_.get(), sql.data(), sql.size());
     if (MYSQL_RES *result = mysql_store_result(connection_.get())) mysql_free_result(result);
 }

@@ -50,11 +50,8 @@ public:
     void check() const override;
     void verify() override;
     void verify_held(const LockTarget &target, LockMode mode) override;
-    void set_lost_callback(LossState::Callback callback) override { loss_.set_callback(std::move(callback)); }
     long long ledger_completed(const std::string &job, const std::string &period) override;
     void ledger_record(const std::string &job, const std::string &period, const std::string &host) override;
-    void close() noexcept override;
-    bool is_closed() const override { return closed_.load(); }
 
     // The text GET_LOCK receives for the target (scope included).
     std::string lock_name(const LockTarget &target) const { return mysql_lock_name_of(target); }
@@ -67,6 +64,7 @@ public:
 
 private:
     void cancel_server_wait() override;
+    void close_connection() noexcept override;
     class Call;
 
     MysqlSession(MysqlConnection connection, const MysqlSessionOptions &options);
@@ -94,8 +92,6 @@ private:
     const unsigned long connection_id_;
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
     std::unordered_map<std::string, int> holds_;  // acquisitions by lock name
-    std::atomic<bool> closed_{false};
-    LossState loss_;
 
     // cancel() and lock() meet here; never held while waiting for mutex_.
     std::mutex wait_mutex_;

@@ -88,11 +88,9 @@ std::shared_ptr<PgSession> PgSession::open(const std::string &url, const PgSessi
 
 PgSession::~PgSession() { close(); }
 
-void PgSession::close() noexcept {
-    if (closed_.exchange(true)) return;
-    cancel();  // a wait in progress on another thread ends, so the close need not wait for it
+void PgSession::close_connection() noexcept {
     watchdog_.stop();
-    std::lock_guard<std::mutex> guard(mutex_);
+    std::lock_guard<std::mutex> guard(mutex_);  // calls in progress leave the connection first
     connection_.close();
     holds_[0].clear();
     holds_[1].clear();
@@ -111,7 +109,7 @@ int PgSession::count_locked(const Key &key, LockMode mode) const {
 
 void PgSession::require_usable(const char *doing, const Key *key) const {
     const auto what = [&] { return std::string(doing) + (key ? " " + format_key(*key) : std::string()); };
-    if (closed_.load() || !connection_) throw Misuse(what() + ": the session is closed; open a new one");
+    if (is_closed() || !connection_) throw Misuse(what() + ": the session is closed; open a new one");
     if (loss_.lost()) loss_.throw_lost(what());
 }
 
@@ -191,9 +189,7 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     const std::string doing = describe("lock", key, mode);
     {
         std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        if (cancel_requested_ || cancelled()) {
-            throw Canceled(doing + ": cancelled before the wait began");
-        }
+        if (cancel_requested_ || cancelled()) throw_wait_ended(doing, ": cancelled before the wait began");
         if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing);
         waiting_ = true;
     }
@@ -230,9 +226,10 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     const std::string sqlstate = sqlstate_of(error.get());
     if (sqlstate == "55P03") return false;  // lock_not_available: the timeout
     if (sqlstate == "57014") {
-        throw Canceled(doing + ": the wait was cancelled" +
-                           (granted_in_race ? " (the lock, granted at that moment, was released again)" : ""),
-                       sqlstate);
+        throw_wait_ended(doing,
+                         std::string(": the wait was cancelled") +
+                             (granted_in_race ? " (the lock, granted at that moment, was released again)" : ""),
+                         sqlstate);
     }
     fail(error.get(), doing);
 }
@@ -290,6 +287,7 @@ void PgSession::ledger_record(const std::string &job, const std::string &period,
 
 void PgSession::run_sql_for_tests(const std::string &sql) {
     Call scope(*this);
+    require_usable("run_sql_for_tests", nullptr);
     PgResult result(PQexec(connection_.get(), sql.c_str()));
 }
 

@@ -57,11 +57,8 @@ public:
     void check() const override;
     void verify() override;
     void verify_held(const LockTarget &target, LockMode mode) override;
-    void set_lost_callback(LossState::Callback callback) override { loss_.set_callback(std::move(callback)); }
     long long ledger_completed(const std::string &job, const std::string &period) override;
     void ledger_record(const std::string &job, const std::string &period, const std::string &host) override;
-    void close() noexcept override;
-    bool is_closed() const override { return closed_.load(); }
 
     // Acquisitions this session counts for the key and mode (0 when not held).
     int hold_count(const Key &key, LockMode mode) const;
@@ -72,6 +69,7 @@ public:
 
 private:
     void cancel_server_wait() override;
+    void close_connection() noexcept override;
     class Call;
 
     PgSession(PgConnection connection, const PgSessionOptions &options);
@@ -100,8 +98,6 @@ private:
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
     bool prepared_[kLockFunctionCount][2][2] = {};  // prepared statements: function x mode x key space
     std::unordered_map<Key, int, KeyHash> holds_[2];  // acquisitions, by mode then key
-    std::atomic<bool> closed_{false};
-    LossState loss_;
 
     // cancel() and lock() meet here; never held while waiting for mutex_.
     std::mutex wait_mutex_;

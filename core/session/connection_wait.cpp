@@ -21,7 +21,7 @@ std::optional<std::unique_lock<std::mutex>> connection_for_wait(std::mutex &sess
     // runs while another thread of the session waits on the server.
     auto pause = std::chrono::microseconds(200);
     for (;;) {
-        if (cancelled()) throw Canceled(doing + ": the wait was cancelled (while another thread of the session waited)");
+        if (cancelled()) cancelled.session().throw_wait_ended(doing, ": the wait was cancelled (while another thread of the session waited)");
         if (timeout_ms >= 0 && remaining_ms(timeout_ms, started) == 0) return std::nullopt;
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::microseconds(5000));

@@ -23,6 +23,7 @@ public:
     WaitCancelled(const LockSession &session, const CancelToken *token)
         : session_(session), token_(token), cancels_before_(session.cancels()) {}
     bool operator()() const { return (token_ && token_->cancelled()) || session_.cancels() != cancels_before_; }
+    const LockSession &session() const { return session_; }
 
 private:
     const LockSession &session_;

@@ -80,6 +80,7 @@ std::optional<LockOwners::Claim> LockOwners::admit(const Request &request, const
         }
         if ((request.cancel && request.cancel->cancelled()) || generation != cancel_generation_) {
             give_up();
+            check();  // a session closed meanwhile says so (Misuse), as the next look would
             throw Canceled(request.described + ": the wait was cancelled");
         }
         auto wake_at = Clock::now() + kCheckInterval;

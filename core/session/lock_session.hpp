@@ -85,7 +85,19 @@ public:
     virtual void verify_held(const LockTarget &target, LockMode mode) = 0;
 
     // Called once, on whichever thread finds out, when the locks are lost.
-    virtual void set_lost_callback(LossState::Callback callback) = 0;
+    void set_lost_callback(LossState::Callback callback) { loss_.set_callback(std::move(callback)); }
+
+    // Blocks until the locks are known lost (the watchdog or any call found
+    // out), the session is closed (its locks released), or timeout_ms passes
+    // (< 0: no limit). Lost wins when both happened. Never touches the
+    // connection, so it waits beside calls in progress.
+    LossWait wait_for_loss(long long timeout_ms) const { return loss_.wait(timeout_ms); }
+    // Why the locks were lost (what the lost callback gets); empty before.
+    std::string loss_reason() const { return loss_.message(); }
+    // For event loops (asyncio add_reader, IO.select): a descriptor that
+    // becomes readable once lost or closed, and stays so. Never read or close
+    // it: it lives as long as this object. Throws IoError if none can be made.
+    int loss_fd() { return loss_.fd(); }
 
     // The run ledger (advlock run --once-per): when the job completed in the
     // current period (unix microseconds, 0: not yet), and recording it.
@@ -93,15 +105,37 @@ public:
     virtual long long ledger_completed(const std::string &job, const std::string &period) = 0;
     virtual void ledger_record(const std::string &job, const std::string &period, const std::string &host) = 0;
 
-    // End the connection, which releases every lock; later calls throw Misuse.
-    virtual void close() noexcept = 0;
-    virtual bool is_closed() const = 0;
+    // End the session: from any thread, at any time, any number of times,
+    // also while other threads are inside calls on it. Every wait ends (on the
+    // server, and owners waiting in LockOwners: both throw Misuse), calls in
+    // progress leave the connection, the connection closes (which releases
+    // every lock on the server), and wait_for_loss / loss_fd wake. Calls that
+    // start meanwhile or later throw Misuse; none uses a closed connection.
+    // A close that finds another one in progress returns at once (the lost
+    // callback may close its session on the watchdog thread that close joins).
+    void close() noexcept;
+    // True from the moment close() begins.
+    bool is_closed() const noexcept { return closing_.load(); }
+
+    // What a wait that cancel() or close() ended throws: Misuse ("the session
+    // is closed") once close() began, else Canceled with `why` (and the
+    // server's SQLSTATE, if any).
+    [[noreturn]] void throw_wait_ended(const std::string &doing, const std::string &why,
+                                       const std::string &sqlstate = {}) const;
 
 protected:
     // Interrupt the wait on the server in progress, if any.
     virtual void cancel_server_wait() = 0;
+    // close(), once, after every wait was cancelled: stop the watchdog, wait
+    // for the calls holding the connection, close it. Each backend's
+    // destructor calls close() (which then still reaches its override).
+    virtual void close_connection() noexcept = 0;
+
+    // Lost and closed, for every backend (mutable: a const check may find a loss).
+    mutable LossState loss_;
 
 private:
+    std::atomic<bool> closing_{false};
     LockOwners owners_;
     std::atomic<std::uint64_t> cancels_{0};
 };

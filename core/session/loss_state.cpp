@@ -1,8 +1,19 @@
 #include "session/loss_state.hpp"
 
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include "error.hpp"
 
 namespace advlock::core {
+
+LossState::~LossState() {
+    if (fd_ >= 0) ::close(fd_);
+}
 
 bool LossState::declare(const std::string &message, const std::string &sqlstate) {
     std::lock_guard<std::mutex> guard(mutex_);
@@ -10,7 +21,50 @@ bool LossState::declare(const std::string &message, const std::string &sqlstate)
     message_ = message;
     sqlstate_ = sqlstate;
     lost_.store(true, std::memory_order_release);
+    signal_locked();
     return true;
+}
+
+void LossState::mark_closed() noexcept {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (closed_.exchange(true, std::memory_order_acq_rel)) return;
+    signal_locked();
+}
+
+void LossState::signal_locked() noexcept {
+    changed_.notify_all();
+    if (fd_ >= 0) {
+        // Counts up and is never read: the fd stays readable. A second signal
+        // (closed after lost) only adds to the count.
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const ssize_t written = ::write(fd_, &one, sizeof one);
+    }
+}
+
+LossWait LossState::wait(long long timeout_ms) const {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const auto done = [this] { return lost() || closed(); };
+    // Beyond about 34 years a deadline could overflow the clock: that is forever.
+    constexpr long long kForeverMs = 1LL << 40;
+    if (timeout_ms < 0 || timeout_ms >= kForeverMs) {
+        changed_.wait(lock, done);
+    } else if (!changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done)) {
+        return LossWait::TimedOut;
+    }
+    return lost() ? LossWait::Lost : LossWait::Closed;
+}
+
+int LossState::fd() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (fd_ >= 0) return fd_;
+    const int made = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (made < 0) {
+        throw IoError(std::string("cannot make the session's loss descriptor: eventfd failed: ") +
+                      std::strerror(errno));
+    }
+    fd_ = made;
+    if (lost() || closed()) signal_locked();  // it happened before anyone asked
+    return fd_;
 }
 
 void LossState::throw_lost(const std::string &doing) const {

@@ -1,10 +1,8 @@
-// Durations written for people: "500ms", "30s", "10m", "2h", "1d"; a bare
-// number is seconds. Used by the command line and the config file alike.
+// The longest wait the library accepts, shared by the C ABI's checks and the
+// backends. (Durations written for people, "30s", are the command's: cli/.)
 #pragma once
 
-#include <chrono>
 #include <cstdint>
-#include <string_view>
 
 namespace advlock::core {
 
@@ -14,8 +12,5 @@ namespace advlock::core {
 constexpr std::int64_t kLongestWaitMs = 2147483647;
 constexpr const char *kLongestWaitText =
     "2147483647ms (about 24.8 days: PostgreSQL's lock_timeout is an int of milliseconds)";
-
-// Throws InvalidArgument for anything else (or more than 100 years).
-std::chrono::milliseconds parse_duration(std::string_view text);
 
 }  // namespace advlock::core

@@ -7,10 +7,10 @@
 int main(int argc, char **argv) {
     advlock_session *session = NULL;
     advlock_lock *lock = NULL;
-    advlock_key key;
-    advlock_status st = advlock_key_from_name(&key, "daily_sales", ADVLOCK_NUL_TERMINATED);
+    advlock_target job; /* the name and its key: MySQL locks the name, PostgreSQL the key */
+    advlock_status st = advlock_target_from_name(&job, "daily_sales", ADVLOCK_NUL_TERMINATED);
     if (st == ADVLOCK_OK) st = advlock_session_open(&session, argc > 1 ? argv[1] : "", NULL);
-    if (st == ADVLOCK_OK) st = advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
+    if (st == ADVLOCK_OK) st = advlock_session_try_lock(&lock, session, &job, ADVLOCK_EXCLUSIVE);
     if (st == ADVLOCK_OK) {
         printf("daily_sales: holding the lock, working\n");
         fflush(stdout);
@@ -21,6 +21,6 @@ int main(int argc, char **argv) {
     }
     if (st < 0) fprintf(stderr, "advlock: %s\n", advlock_error_last()->message);
     advlock_lock_free(lock);
-    advlock_session_close(session);
+    advlock_session_free(session);
     return st == ADVLOCK_OK ? 0 : st == ADVLOCK_NOT_ACQUIRED ? 3 : 1;
 }

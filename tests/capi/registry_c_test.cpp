@@ -38,10 +38,11 @@ TEST(RegistryC, IteratesEntriesInFileOrder) {
     EXPECT_STREQ(advlock_registry_entry_name(first), "daily_sales");
     EXPECT_STREQ(advlock_registry_entry_description(first), "Nightly sales aggregation");
     EXPECT_EQ(advlock_registry_entry_line(first), 1u);
-    advlock_key key;
-    ASSERT_EQ(advlock_registry_entry_key(&key, first), ADVLOCK_OK);
+    advlock_target target;
+    ASSERT_EQ(advlock_registry_entry_target(&target, first), ADVLOCK_OK);
     const advlock_key expected = advlock_key_pair(100, 1);
-    EXPECT_TRUE(advlock_key_equal(&key, &expected));
+    EXPECT_TRUE(advlock_key_equal(&target.key, &expected));
+    EXPECT_EQ(target.name, nullptr) << "a key of its own: MySQL locks the key, not the name";
     EXPECT_STREQ(advlock_registry_entry_description(advlock_registry_at(registry.get(), 1)), "");
     EXPECT_EQ(advlock_registry_at(registry.get(), 2), nullptr);
 }
@@ -103,14 +104,15 @@ TEST(RegistryC, OpensFilesAndReportsMissingOnes) {
 TEST(RegistryC, NullArgumentsAreSafe) {
     advlock_registry *registry = nullptr;
     const advlock_registry_entry *entry = nullptr;
-    advlock_key key;
+    advlock_key key = advlock_key_bigint(1);
+    advlock_target target;
     EXPECT_EQ(advlock_registry_open(nullptr, "x"), ADVLOCK_EINVAL);
     EXPECT_EQ(advlock_registry_open(&registry, nullptr), ADVLOCK_EINVAL);
     EXPECT_EQ(advlock_registry_parse(&registry, nullptr, 0, "x"), ADVLOCK_EINVAL);
     EXPECT_EQ(advlock_registry_find_name(&entry, nullptr, "x", 1), ADVLOCK_EINVAL);
     EXPECT_EQ(std::string(advlock_error_last()->message), "advlock_registry_find_name: argument 'registry' is NULL");
     EXPECT_EQ(advlock_registry_find_key(&entry, nullptr, &key), ADVLOCK_EINVAL);
-    EXPECT_EQ(advlock_registry_entry_key(&key, nullptr), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_registry_entry_target(&target, nullptr), ADVLOCK_EINVAL);
     EXPECT_EQ(advlock_registry_count(nullptr), 0u);
     EXPECT_EQ(advlock_registry_at(nullptr, 0), nullptr);
     EXPECT_EQ(advlock_registry_entry_name(nullptr), nullptr);

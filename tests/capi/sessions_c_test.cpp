@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "advlock.h"
+#include "support/targets.hpp"
 
 TEST(SessionsC, OptionsInitSetsTheVersionAndRefusesUnknownOnes) {
     advlock_session_options options;
@@ -64,11 +65,11 @@ TEST(SessionsC, MalformedUrlsAreRefusedWithoutThePassword) {
 TEST(SessionsC, NullHandlesAreEinvalOrIgnored) {
     advlock_lock *lock = reinterpret_cast<advlock_lock *>(0x1);
     const advlock_key key = advlock_key_bigint(1);
-    EXPECT_EQ(advlock_session_try_lock(&lock, nullptr, &key, ADVLOCK_EXCLUSIVE), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_try_lock(&lock, nullptr, advlock::test::of_key(key), ADVLOCK_EXCLUSIVE), ADVLOCK_EINVAL);
     EXPECT_EQ(lock, nullptr);
     EXPECT_EQ(std::string(advlock_error_last()->message), "advlock_session_try_lock: argument 'session' is NULL");
-    EXPECT_EQ(advlock_session_try_lock(nullptr, nullptr, &key, ADVLOCK_EXCLUSIVE), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_try_lock(nullptr, nullptr, advlock::test::of_key(key), ADVLOCK_EXCLUSIVE), ADVLOCK_EINVAL);
     EXPECT_EQ(advlock_lock_release(nullptr), ADVLOCK_EINVAL);
     advlock_lock_free(nullptr);
-    advlock_session_close(nullptr);
+    advlock_session_free(nullptr);
 }

@@ -171,3 +171,37 @@ TEST(HppExceptions, NonErrorsPassThroughCheck) {
     EXPECT_EQ(detail::check(ADVLOCK_OK), ADVLOCK_OK);
     EXPECT_EQ(detail::check(ADVLOCK_NOT_ACQUIRED), ADVLOCK_NOT_ACQUIRED);
 }
+
+// The one table (advlock/status_table.h) covers every status the enum pins,
+// once, with names made from it, and the classes made from it throw for it.
+TEST(StatusTable, HasOneRowPerStatusWithItsNames) {
+    std::set<int> seen;
+    std::size_t rows = 0;
+    for (const advlock_status_info *info = advlock_status_at(0); info; info = advlock_status_at(++rows)) {
+        EXPECT_TRUE(seen.insert(info->status).second) << info->name << " repeats";
+        EXPECT_STREQ(advlock_status_name(info->status), info->name);
+        EXPECT_EQ(advlock_status_info_of(info->status), info);
+        EXPECT_NE(std::string(info->kind), "");
+        EXPECT_NE(std::string(info->Kind), "");
+        EXPECT_NE(std::string(info->summary), "");
+        const std::string parent = info->parent;
+        EXPECT_TRUE(parent == (info->status >= 0 ? "none" : parent == "unsafe_target" ? "unsafe_target" : "error"))
+            << info->name << " has parent " << parent;
+        EXPECT_EQ(advlock_status_is_unsafe_target(info->status), parent == "unsafe_target" ? 1 : 0) << info->name;
+    }
+    EXPECT_EQ(rows, 2 + sizeof kErrorStatuses / sizeof kErrorStatuses[0]);
+    for (const advlock_status status : kErrorStatuses) EXPECT_EQ(seen.count(status), 1u) << status;
+    EXPECT_EQ(advlock_status_at(rows), nullptr);
+    EXPECT_EQ(advlock_status_info_of(static_cast<advlock_status>(-999)), nullptr);
+    EXPECT_STREQ(advlock_status_info_of(ADVLOCK_ELOST)->kind, "lock_lost");
+    EXPECT_STREQ(advlock_status_info_of(ADVLOCK_ELOST)->Kind, "LockLost");
+    EXPECT_STREQ(advlock_status_info_of(ADVLOCK_EIO)->Kind, "FileError");
+}
+
+TEST(StatusTable, TheCoresClassesCarryTheirRowsStatus) {
+#define ADVLOCK_TEST_ROW(value, kind, Kind, parent, summary) \
+    EXPECT_EQ(core::Kind("x").status(), value) << #Kind;     \
+    expect_hpp_throws<kind>(value);
+    ADVLOCK_STATUS_ERRORS(ADVLOCK_TEST_ROW)
+#undef ADVLOCK_TEST_ROW
+}

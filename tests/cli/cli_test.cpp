@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "advlock.h"
 #include "support/c_handles.hpp"
 #include "support/child_process.hpp"
@@ -37,6 +39,31 @@ Outcome advlock_cli(std::vector<std::string> args) {
 // A unique lock name per test.
 std::string job_name() {
     return std::string("cli.") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+}
+
+// advlock status ARGS --json, parsed: its stdout must be one JSON document
+// (stderr, not parsed, goes to the test's).
+nlohmann::json status_json(std::vector<std::string> args) {
+    args.insert(args.begin(), {kAdvlock, "status"});
+    args.push_back("--json");
+    ChildProcess child(args);
+    const std::string output = child.read_all();
+    EXPECT_EQ(child.wait(), 0) << output;
+    try {
+        return nlohmann::json::parse(output);  // strict: refuses invalid UTF-8 too
+    } catch (const nlohmann::json::exception &e) {
+        ADD_FAILURE() << e.what() << " in: " << output;
+        return nullptr;
+    }
+}
+
+// The holder of key in holders (an array of status --json), or null.
+nlohmann::json holder_of(const nlohmann::json &status, const std::string &key) {
+    for (const nlohmann::json &holder : status.at("holders")) {
+        if (holder.at("key") == key) return holder;
+    }
+    ADD_FAILURE() << "no holder of " << key << " in " << status.dump();
+    return nullptr;
 }
 
 std::string write_file(const std::string &name, const std::string &text) {
@@ -245,11 +272,51 @@ TEST(CliStatus, ShowsHoldersWithRegistryNamesAsTableAndJson) {
     EXPECT_NE(table.output.find("4200:7"), std::string::npos) << table.output;
     EXPECT_NE(table.output.find("cli-status-holder"), std::string::npos) << table.output;
     EXPECT_NE(table.output.find("holds"), std::string::npos) << table.output;
-    const Outcome json = advlock_cli({"status", "--db", postgres_url(), "--registry", registry, "--json"});
-    EXPECT_EQ(json.code, 0);
-    EXPECT_NE(json.output.find("\"name\": \"status_job\""), std::string::npos) << json.output;
-    EXPECT_NE(json.output.find("\"pid\": " + std::to_string(backend_pid(holder))), std::string::npos) << json.output;
-    EXPECT_EQ(json.output.find("1633971307"), std::string::npos) << "advlock's sentinel locks are not a job's";
+    const nlohmann::json json = status_json({"--db", postgres_url(), "--registry", registry});
+    EXPECT_EQ(json.at("version"), 1);
+    EXPECT_TRUE(json.at("note").is_null()) << "PostgreSQL shows every holder";
+    const nlohmann::json row = holder_of(json, "4200:7");
+    EXPECT_EQ(row.at("name"), "status_job");
+    EXPECT_EQ(row.at("mode"), "exclusive");
+    EXPECT_EQ(row.at("granted"), true);
+    EXPECT_EQ(row.at("pid"), backend_pid(holder));
+    EXPECT_EQ(row.at("application"), "cli-status-holder");
+    EXPECT_TRUE(row.at("user").is_string());
+    EXPECT_TRUE(row.at("connected_since").is_string());
+    EXPECT_TRUE(row.at("waiting_since").is_null());
+    EXPECT_EQ(row.at("details_hidden"), false);
+    EXPECT_EQ(row.at("pg_locks"), nlohmann::json({{"classid", 4200}, {"objid", 7}, {"objsubid", 2}}));
+    for (const nlohmann::json &other : json.at("holders")) {
+        EXPECT_NE(other.at("pg_locks").at("classid"), 1633971307) << "advlock's sentinel locks are not a job's";
+    }
+}
+
+TEST(CliStatus, JsonStaysValidForARoleNameThatIsNotUtf8) {
+    // PostgreSQL turns non-ASCII bytes of application_name into '?', but in a
+    // SQL_ASCII database a role name may be any bytes, and pg_stat_activity
+    // shows them as they are: 0xFF reaches status, which must still print
+    // valid JSON (0xFF as \xFF, as on the terminal; ESC JSON-escaped).
+    const std::string role = "cli\xff\x1bst", database = "cli_status_raw_bytes";
+    const std::string admin_url = postgres_url();
+    const std::string url = admin_url.substr(0, admin_url.rfind('/')) + "/" + database;
+    Psql admin;
+    admin.query("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    admin.query("CREATE DATABASE " + database + " ENCODING 'SQL_ASCII' TEMPLATE template0");
+    {
+        Psql raw(url);  // client encoding SQL_ASCII: the role name is sent as bytes
+        raw.query("DROP ROLE IF EXISTS \"" + role + "\"");
+        raw.query("CREATE ROLE \"" + role + "\" LOGIN PASSWORD 'raw-bytes'");
+        {
+            Psql holder(with_credentials(url, "cli%FF%1Bst", "raw-bytes"));
+            holder.query("SELECT pg_advisory_lock(4200, 19)");
+            const nlohmann::json row = holder_of(status_json({"--db", url}), "4200:19");
+            EXPECT_EQ(row.at("user"), "cli\\xFF\x1bst");
+            const Outcome table = advlock_cli({"status", "--db", url});
+            EXPECT_NE(table.output.find("cli\\xFF\\x1Bst"), std::string::npos) << table.output;
+        }
+        raw.query("DROP ROLE \"" + role + "\"");  // its name is sent as bytes here only
+    }
+    admin.query("DROP DATABASE " + database + " WITH (FORCE)");
 }
 
 TEST(CliKeySqlCheck, PrintWhatTheyPromise) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <sys/stat.h>
 
-#include "config/config.hpp"
+#include "config/config_file.hpp"  // the command's config file (cli/), on the same TOML reader
 #include "error.hpp"
 #include "registry/registry.hpp"
 #include "support/temp_directory.hpp"
@@ -32,7 +32,7 @@ std::string refusal(Parse parse) {
 }
 
 std::string config_refusal(const std::string &text) {
-    return refusal([&] { Config::parse(text, "advlock.toml"); });
+    return refusal([&] { advlock::cli::ConfigFile::parse(text, "advlock.toml"); });
 }
 
 std::string registry_refusal(const std::string &text) {
@@ -110,7 +110,7 @@ TEST(HostileInput, TooManyValuesAreRefused) {
 
 TEST(HostileInput, MessagesEscapeTerminalControls) {
     // An escape sequence in a key, a value or the file name reaches no terminal.
-    const std::string message = refusal([] { Config::parse("\"\\u001b[2J\\u009b31m\" = 1\n", "a\x1b]0;x\x07.toml"); });
+    const std::string message = refusal([] { advlock::cli::ConfigFile::parse("\"\\u001b[2J\\u009b31m\" = 1\n", "a\x1b]0;x\x07.toml"); });
     EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
     EXPECT_EQ(message.find("\xc2\x9b"), std::string::npos) << message;
     EXPECT_EQ(message.find('\x07'), std::string::npos) << message;
@@ -166,7 +166,7 @@ TEST(HostileInput, FifosDevicesAndDirectoriesAreRefusedAtOnce) {
     const std::string fifo = dir.path() + "/config.toml";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     // With no writer, reading the FIFO would wait forever: it must not be read.
-    const std::string fifo_message = refusal([&] { Config::load_file(fifo); });
+    const std::string fifo_message = refusal([&] { advlock::cli::ConfigFile::load(fifo); });
     EXPECT_NE(fifo_message.find("is a FIFO (named pipe); give a regular file"), std::string::npos) << fifo_message;
     const std::string zero = refusal([] { Registry::load_file("/dev/zero"); });
     EXPECT_NE(zero.find("registry file '/dev/zero': it is a character device"), std::string::npos) << zero;
@@ -180,6 +180,6 @@ TEST(HostileInput, FilesLargerThanTheLimitAreRefusedByName) {
     std::ofstream(path) << "# " << std::string(4 * 1024 * 1024, 'x') << "\n";
     const std::string message = refusal([&] { Registry::load_file(path); });
     EXPECT_NE(message.find("larger than the 4194304 bytes allowed for a registry file"), std::string::npos) << message;
-    const std::string config = refusal([&] { Config::load_file(path); });
+    const std::string config = refusal([&] { advlock::cli::ConfigFile::load(path); });
     EXPECT_NE(config.find("larger than the 1048576 bytes allowed for a config file"), std::string::npos) << config;
 }

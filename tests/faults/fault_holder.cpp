@@ -45,8 +45,8 @@ int main(int argc, char **argv) {
         options.heartbeat_interval_ms = std::atoi(argv[3]);
         options.heartbeat_deadline_ms = std::atoi(argv[4]);
     }
-    advlock_key key;
-    if (advlock_key_parse(&key, argv[2], ADVLOCK_NUL_TERMINATED) != ADVLOCK_OK) {
+    advlock_target target;
+    if (advlock_target_parse(&target, argv[2], ADVLOCK_NUL_TERMINATED) != ADVLOCK_OK) {
         std::fprintf(stderr, "fault_holder: %s\n", advlock_error_last()->message);
         return 64;
     }
@@ -56,17 +56,17 @@ int main(int argc, char **argv) {
         return 69;
     }
     advlock_lock *lock = nullptr;
-    const advlock_status status = advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE);
+    const advlock_status status = advlock_session_try_lock(&lock, session, &target, ADVLOCK_EXCLUSIVE);
     if (status != ADVLOCK_OK) {
         std::fprintf(stderr, "fault_holder: %s\n", status == ADVLOCK_NOT_ACQUIRED ? "held elsewhere" : advlock_error_last()->message);
         return status == ADVLOCK_NOT_ACQUIRED ? 3 : 69;
     }
-    int32_t pid = 0;
-    advlock_session_backend_pid(&pid, session);
-    std::printf("held %d\n", pid);
+    int64_t pid = 0;
+    advlock_session_server_id(&pid, session);
+    std::printf("held %lld\n", static_cast<long long>(pid));
     std::fflush(stdout);
     while (!lost) usleep(1000);
     advlock_lock_free(lock);
-    advlock_session_close(session);
+    advlock_session_free(session);
     return 75;
 }

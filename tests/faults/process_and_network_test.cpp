@@ -166,7 +166,7 @@ TEST(ProcessAndNetwork, ServerRestartBehindAPoolerIsNoticed) {
     LostRecorder recorder;
     advlock_session_options options;
     advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
-    options.allow_pooler = 1;
+    options.flags |= ADVLOCK_SESSION_ALLOW_POOLER;
     options.heartbeat_interval_ms = 50;
     options.on_lost = &LostRecorder::callback;
     options.on_lost_payload = &recorder;

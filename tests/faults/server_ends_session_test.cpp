@@ -58,10 +58,10 @@ TEST(ServerEndsSession, TerminateFiresTheCallbackOnceAndEveryLaterCallIsLost) {
     EXPECT_EQ(advlock_lock_check(held.get()), ADVLOCK_ELOST);
     EXPECT_NE(std::string(advlock_error_last()->message).find("administrator command"), std::string::npos);
     EXPECT_EQ(advlock_session_verify(session.get()), ADVLOCK_ELOST);
-    EXPECT_EQ(advlock_lock_verify(held.get(), 1), ADVLOCK_ELOST);
+    EXPECT_EQ(advlock_lock_verify(held.get(), ADVLOCK_VERIFY_STRICT), ADVLOCK_ELOST);
     advlock_lock *again = nullptr;
-    EXPECT_EQ(advlock_session_try_lock(&again, session.get(), &key, ADVLOCK_EXCLUSIVE), ADVLOCK_ELOST);
-    EXPECT_EQ(advlock_session_lock(&again, session.get(), &key, ADVLOCK_EXCLUSIVE, 10), ADVLOCK_ELOST);
+    EXPECT_EQ(advlock_session_try_lock(&again, session.get(), of_key(key), ADVLOCK_EXCLUSIVE), ADVLOCK_ELOST);
+    EXPECT_EQ(advlock_session_lock(&again, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, 10), ADVLOCK_ELOST);
     advlock_holders *holders = nullptr;
     EXPECT_EQ(advlock_session_holders(&holders, session.get(), nullptr, nullptr), ADVLOCK_ELOST);
     EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_ELOST);
@@ -154,14 +154,14 @@ TEST(HeartbeatOptions, SettingsThatWouldNotUndercutTheServerAreRefused) {
     options.heartbeat_interval_ms = 50;
     options.heartbeat_deadline_ms = 100;
     EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_OK);
-    advlock_session_close(session);
+    advlock_session_free(session);
 }
 
 TEST(HeartbeatOptions, NullHandlesAreEinval) {
     EXPECT_EQ(advlock_session_check(nullptr), ADVLOCK_EINVAL);
     EXPECT_EQ(advlock_session_verify(nullptr), ADVLOCK_EINVAL);
     EXPECT_EQ(advlock_lock_check(nullptr), ADVLOCK_EINVAL);
-    EXPECT_EQ(advlock_lock_verify(nullptr, 0), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_lock_verify(nullptr, 0u), ADVLOCK_EINVAL);
     EXPECT_EQ(advlock_session_set_lost_callback(nullptr, nullptr, nullptr), ADVLOCK_EINVAL);
 }
 
@@ -171,8 +171,8 @@ TEST(HeartbeatOptions, VerifyAndCheckSayOkWhileAllIsWell) {
     EXPECT_EQ(advlock_session_check(session.get()), ADVLOCK_OK);
     EXPECT_EQ(advlock_session_verify(session.get()), ADVLOCK_OK) << advlock_error_last()->message;
     EXPECT_EQ(advlock_lock_check(held.get()), ADVLOCK_OK);
-    EXPECT_EQ(advlock_lock_verify(held.get(), 0), ADVLOCK_OK);
-    EXPECT_EQ(advlock_lock_verify(held.get(), 1), ADVLOCK_OK) << advlock_error_last()->message;
+    EXPECT_EQ(advlock_lock_verify(held.get(), 0u), ADVLOCK_OK);
+    EXPECT_EQ(advlock_lock_verify(held.get(), ADVLOCK_VERIFY_STRICT), ADVLOCK_OK) << advlock_error_last()->message;
     ASSERT_EQ(advlock_lock_release(held.get()), ADVLOCK_OK);
     EXPECT_EQ(advlock_lock_check(held.get()), ADVLOCK_EMISUSE);
 }

@@ -1,4 +1,4 @@
-// Fuzz the config file parser (and the TOML reader under it). Properties:
+// Fuzz the command's config file parser (cli/config, and the TOML reader under it). Properties:
 // every input either loads or is refused with ConfigError carrying
 // "origin:line: " and a safe, bounded message; a loaded config answers for
 // every setting, and its durations parse again.
@@ -6,24 +6,27 @@
 #include <string>
 #include <string_view>
 
-#include "config/config.hpp"
+#include "config/config_file.hpp"
+#include "duration_text.hpp"
 #include "error.hpp"
 #include "fuzz_checks.hpp"
-#include "text/duration.hpp"
 
 using namespace advlock::core;
+using advlock::cli::ConfigFile;
+using advlock::cli::kLongestWaitMs;
+using advlock::cli::read_duration;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char *>(data), size);
     try {
-        const Config config = Config::parse(text, "fuzz.toml");
+        const ConfigFile config = ConfigFile::parse(text, "fuzz.toml");
         for (const char *setting : {"database", "registry", "also_local", "local_url", "run.conflict_exit_code"}) {
             if (const auto value = config.get(setting); value && value->empty()) std::abort();
         }
         for (const char *setting : {"run.wait", "run.kill_grace"}) {
-            if (const auto value = config.get(setting)) parse_duration(*value);  // must not throw
+            if (const auto value = config.get(setting); value && !read_duration(*value)) std::abort();
         }
-        if (const auto wait = config.get("run.wait"); wait && parse_duration(*wait).count() > kLongestWaitMs) {
+        if (const auto wait = config.get("run.wait"); wait && read_duration(*wait)->count() > kLongestWaitMs) {
             std::abort();
         }
     } catch (const ConfigError &e) {

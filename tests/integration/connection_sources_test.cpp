@@ -25,7 +25,7 @@ std::string state(const std::string &file) {
 advlock_status open_url(const std::string &url) {
     advlock_session *session = nullptr;
     const advlock_status status = advlock_session_open(&session, url.c_str(), nullptr);
-    advlock_session_close(session);
+    advlock_session_free(session);
     return status;
 }
 
@@ -74,14 +74,14 @@ TEST(ConnectionSources, SessionClosesCleanlyAfterACancelledWait) {
     Lock held = take(holder, key);
     advlock_session *waiter = nullptr;
     ASSERT_EQ(advlock_session_open(&waiter, postgres_url().c_str(), nullptr), ADVLOCK_OK);
-    int32_t pid = 0;
-    advlock_session_backend_pid(&pid, waiter);
+    int64_t pid = 0;
+    advlock_session_server_id(&pid, waiter);
     // The waiting thread keeps the C handle; the main thread only cancels, then
     // closes once the wait has ended.
     advlock_status status = ADVLOCK_OK;
     std::thread waiting([&] {
         advlock_lock *lock = nullptr;
-        status = advlock_session_lock(&lock, waiter, &key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
+        status = advlock_session_lock(&lock, waiter, of_key(key), ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
         advlock_lock_free(lock);
     });
     Psql psql;
@@ -89,5 +89,5 @@ TEST(ConnectionSources, SessionClosesCleanlyAfterACancelledWait) {
     advlock_session_cancel(waiter);
     waiting.join();
     EXPECT_EQ(status, ADVLOCK_ECANCELED);
-    advlock_session_close(waiter);
+    advlock_session_free(waiter);
 }

@@ -18,7 +18,8 @@ struct RegistryFree {
 
 Holders list(const Session &session, const advlock_registry *registry, const advlock_key *only) {
     advlock_holders *holders = nullptr;
-    EXPECT_EQ(advlock_session_holders(&holders, session.get(), registry, only), ADVLOCK_OK)
+    const advlock_target target = only ? advlock_target_of_key(*only) : advlock_target{};
+    EXPECT_EQ(advlock_session_holders(&holders, session.get(), registry, only ? &target : nullptr), ADVLOCK_OK)
         << advlock_error_last()->message;
     return Holders(holders);
 }
@@ -36,7 +37,7 @@ TEST(Holders, ShowHolderAndWaiterWithRegistryNames) {
     Lock held = take(holder, key);
     auto pending = std::async(std::launch::async, [&] {
         advlock_lock *lock = nullptr;
-        const advlock_status status = advlock_session_lock(&lock, waiter.get(), &key, ADVLOCK_SHARED, ADVLOCK_WAIT_FOREVER);
+        const advlock_status status = advlock_session_lock(&lock, waiter.get(), of_key(key), ADVLOCK_SHARED, ADVLOCK_WAIT_FOREVER);
         advlock_lock_free(lock);
         return status;
     });
@@ -49,22 +50,22 @@ TEST(Holders, ShowHolderAndWaiterWithRegistryNames) {
     const advlock_holder *second = advlock_holders_at(rows.get(), 1);
     EXPECT_EQ(advlock_holders_at(rows.get(), 2), nullptr);
 
-    EXPECT_TRUE(first->granted);
-    EXPECT_TRUE(advlock_key_equal(&first->key, &key));
+    EXPECT_TRUE(((first->flags & ADVLOCK_HOLDER_GRANTED) != 0));
+    EXPECT_TRUE(advlock_key_equal(&first->target.key, &key));
     EXPECT_STREQ(first->lock_name, "holders_test_job");
     EXPECT_EQ(first->mode, ADVLOCK_EXCLUSIVE);
-    EXPECT_EQ(first->pid, backend_pid(holder));
-    EXPECT_TRUE(first->is_self);
+    EXPECT_EQ(first->server_id, backend_pid(holder));
+    EXPECT_TRUE(((first->flags & ADVLOCK_HOLDER_SELF) != 0));
     EXPECT_STREQ(first->application_name, "holders-test-holder");
     EXPECT_STREQ(first->user, "postgres");
     EXPECT_STREQ(first->client_addr, "127.0.0.1");
     EXPECT_GT(first->backend_start_unix_us, 1600000000LL * 1000000);
-    EXPECT_FALSE(first->details_hidden);
+    EXPECT_FALSE(((first->flags & ADVLOCK_HOLDER_DETAILS_HIDDEN) != 0));
 
-    EXPECT_FALSE(second->granted);
+    EXPECT_FALSE(((second->flags & ADVLOCK_HOLDER_GRANTED) != 0));
     EXPECT_EQ(second->mode, ADVLOCK_SHARED);
-    EXPECT_EQ(second->pid, backend_pid(waiter));
-    EXPECT_FALSE(second->is_self);
+    EXPECT_EQ(second->server_id, backend_pid(waiter));
+    EXPECT_FALSE(((second->flags & ADVLOCK_HOLDER_SELF) != 0));
     EXPECT_STREQ(second->application_name, "holders-test-waiter");
     EXPECT_GT(second->wait_start_unix_us, 1600000000LL * 1000000);  // PostgreSQL 14+
 
@@ -80,7 +81,7 @@ TEST(Holders, ListingTakesNoLockAndSeesEveryKey) {
     int mine = 0;
     for (size_t i = 0; i < advlock_holders_count(rows.get()); ++i) {
         const advlock_holder *row = advlock_holders_at(rows.get(), i);
-        if (row->pid == backend_pid(holder)) {
+        if (row->server_id == backend_pid(holder)) {
             ++mine;
             EXPECT_EQ(row->lock_name, nullptr);
         }
@@ -106,9 +107,9 @@ TEST(Holders, RoleWithoutStatsPrivilegeSeesHiddenDetails) {
     Holders rows = list(plain, nullptr, &key);
     ASSERT_EQ(advlock_holders_count(rows.get()), 1u);
     const advlock_holder *row = advlock_holders_at(rows.get(), 0);
-    EXPECT_TRUE(row->granted);
-    EXPECT_EQ(row->pid, backend_pid(holder));
-    EXPECT_TRUE(row->details_hidden);
+    EXPECT_TRUE(((row->flags & ADVLOCK_HOLDER_GRANTED) != 0));
+    EXPECT_EQ(row->server_id, backend_pid(holder));
+    EXPECT_TRUE(((row->flags & ADVLOCK_HOLDER_DETAILS_HIDDEN) != 0));
     EXPECT_EQ(row->client_addr, nullptr);
     EXPECT_EQ(row->backend_start_unix_us, 0);
 }

@@ -48,7 +48,7 @@ ALTER ROLE batch SET search_path = evil, pg_catalog;
 
 advlock_status try_once(const Session &session, const advlock_key &key, Lock &out) {
     advlock_lock *lock = nullptr;
-    const advlock_status status = advlock_session_try_lock(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE);
+    const advlock_status status = advlock_session_try_lock(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE);
     out.reset(lock);
     return status;
 }
@@ -83,11 +83,11 @@ TEST_F(HostileRole, SearchPathCannotLetASecondHolderIn) {
         ASSERT_EQ(try_once(first, key, held), ADVLOCK_OK) << advlock_error_last()->message;
         EXPECT_EQ(try_once(second, key, refused), ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
         advlock_lock *lock = nullptr;
-        EXPECT_EQ(advlock_session_lock(&lock, second.get(), &key, ADVLOCK_EXCLUSIVE, 50), ADVLOCK_NOT_ACQUIRED);
+        EXPECT_EQ(advlock_session_lock(&lock, second.get(), of_key(key), ADVLOCK_EXCLUSIVE, 50), ADVLOCK_NOT_ACQUIRED);
         waited.reset(lock);
 
         advlock_holders *raw = nullptr;
-        ASSERT_EQ(advlock_session_holders(&raw, second.get(), nullptr, &key), ADVLOCK_OK);
+        ASSERT_EQ(advlock_session_holders(&raw, second.get(), nullptr, of_key(key)), ADVLOCK_OK);
         Holders holders(raw);
         EXPECT_EQ(advlock_holders_count(holders.get()), 1u) << "the look-alike pg_locks view hides the holder";
 
@@ -157,7 +157,7 @@ TEST_F(HostileRole, RoleSettingsNeitherEndNorCutTheSession) {
     // A wait longer than the role's statement and lock timeouts ends as the
     // caller's own timeout (not acquired), not as a cancelled statement.
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), &key, ADVLOCK_EXCLUSIVE, 600), ADVLOCK_NOT_ACQUIRED)
+    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), of_key(key), ADVLOCK_EXCLUSIVE, 600), ADVLOCK_NOT_ACQUIRED)
         << advlock_error_last()->message;
     advlock_lock_free(lock);
 
@@ -195,10 +195,10 @@ TEST_F(HostileRole, RevokedRightsAreEpermissionAndLookingNeedsNone) {
     EXPECT_NE(std::string(advlock_error_last()->message).find("advlock sql grant --role intruder"), std::string::npos)
         << advlock_error_last()->message;
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_lock(&lock, intruder.get(), &key, ADVLOCK_EXCLUSIVE, 50), ADVLOCK_EPERMISSION);
+    EXPECT_EQ(advlock_session_lock(&lock, intruder.get(), of_key(key), ADVLOCK_EXCLUSIVE, 50), ADVLOCK_EPERMISSION);
 
     advlock_holders *raw = nullptr;
-    ASSERT_EQ(advlock_session_holders(&raw, intruder.get(), nullptr, &key), ADVLOCK_OK)
+    ASSERT_EQ(advlock_session_holders(&raw, intruder.get(), nullptr, of_key(key)), ADVLOCK_OK)
         << advlock_error_last()->message;
     Holders holders(raw);
     EXPECT_EQ(advlock_holders_count(holders.get()), 1u);

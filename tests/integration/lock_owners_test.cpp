@@ -309,7 +309,7 @@ TEST(LockOwners, HoldersShowASessionOnceWhateverItsHandles) {
     ASSERT_NE(a, nullptr);
     ASSERT_NE(b, nullptr);
     advlock_holders *raw = nullptr;
-    ASSERT_EQ(advlock_session_holders(&raw, session.get(), nullptr, &key), ADVLOCK_OK)
+    ASSERT_EQ(advlock_session_holders(&raw, session.get(), nullptr, of_key(key)), ADVLOCK_OK)
         << advlock_error_last()->message;
     Holders holders(raw);
     EXPECT_EQ(advlock_holders_count(holders.get()), 1u);
@@ -323,15 +323,15 @@ TEST(LockOwners, OptionsAreChecked) {
     ASSERT_EQ(advlock_lock_options_init(&options, ADVLOCK_LOCK_OPTIONS_VERSION), ADVLOCK_OK);
     EXPECT_EQ(options.timeout_ms, 0) << "the default is a try: a forgotten timeout never waits forever";
     advlock_lock *lock = reinterpret_cast<advlock_lock *>(0x1);
-    options.reentrant = 2;
-    EXPECT_EQ(advlock_session_acquire(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE, &options), ADVLOCK_EINVAL);
+    options.flags = 0x80u;  // a bit no version knows
+    EXPECT_EQ(advlock_session_acquire(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, &options), ADVLOCK_EINVAL);
     EXPECT_EQ(lock, nullptr);
-    options.reentrant = 0;
+    options.flags = 0u;
     options.timeout_ms = -2;
-    EXPECT_EQ(advlock_session_acquire(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE, &options), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_acquire(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, &options), ADVLOCK_EINVAL);
     options.version = 7;
-    EXPECT_EQ(advlock_session_acquire(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE, &options), ADVLOCK_EINVAL);
-    EXPECT_EQ(advlock_session_acquire(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE, nullptr), ADVLOCK_OK)
+    EXPECT_EQ(advlock_session_acquire(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, &options), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_acquire(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, nullptr), ADVLOCK_OK)
         << "NULL options: a try with the defaults";
     advlock_lock_free(lock);
     EXPECT_EQ(advlock_cancel_token_cancel(nullptr), ADVLOCK_EINVAL);

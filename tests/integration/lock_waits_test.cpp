@@ -27,7 +27,7 @@ std::future<WaitResult> wait_for(advlock_session *session, advlock_key key, int6
                                  advlock_mode mode = ADVLOCK_EXCLUSIVE) {
     return std::async(std::launch::async, [=] {
         advlock_lock *lock = nullptr;
-        const advlock_status status = advlock_session_lock(&lock, session, &key, mode, timeout_ms);
+        const advlock_status status = advlock_session_lock(&lock, session, of_key(key), mode, timeout_ms);
         return WaitResult{status, Lock(lock), status < 0 ? advlock_error_last()->message : ""};
     });
 }
@@ -40,7 +40,7 @@ TEST(LockWaits, TimeoutIsNotAcquiredAndLeavesNothingBehind) {
     Lock held = take(holder, key);
     ASSERT_NE(held, nullptr);
     advlock_lock *lock = reinterpret_cast<advlock_lock *>(0x1);
-    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), &key, ADVLOCK_EXCLUSIVE, 50), ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), of_key(key), ADVLOCK_EXCLUSIVE, 50), ADVLOCK_NOT_ACQUIRED);
     EXPECT_EQ(lock, nullptr);
     Psql psql;
     EXPECT_EQ(advisory_locks_of(psql, backend_pid(waiter)), "");
@@ -55,9 +55,9 @@ TEST(LockWaits, ZeroTimeoutIsATry) {
     const advlock_key key = test_key();
     Session a = open_session(), b = open_session();
     advlock_lock *lock = nullptr;
-    ASSERT_EQ(advlock_session_lock(&lock, a.get(), &key, ADVLOCK_EXCLUSIVE, 0), ADVLOCK_OK);
+    ASSERT_EQ(advlock_session_lock(&lock, a.get(), of_key(key), ADVLOCK_EXCLUSIVE, 0), ADVLOCK_OK);
     Lock held(lock);
-    EXPECT_EQ(advlock_session_lock(&lock, b.get(), &key, ADVLOCK_EXCLUSIVE, 0), ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(advlock_session_lock(&lock, b.get(), of_key(key), ADVLOCK_EXCLUSIVE, 0), ADVLOCK_NOT_ACQUIRED);
 }
 
 TEST(LockWaits, WaiterGetsTheLockWhenTheHolderReleases) {
@@ -88,7 +88,7 @@ TEST(LockWaits, SharedWaitersShareAndExclusiveWaitsForThemAll) {
     ASSERT_EQ(r1.status, ADVLOCK_OK);
     ASSERT_EQ(r2.status, ADVLOCK_OK);
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_lock(&lock, writer.get(), &key, ADVLOCK_EXCLUSIVE, 20), ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(advlock_session_lock(&lock, writer.get(), of_key(key), ADVLOCK_EXCLUSIVE, 20), ADVLOCK_NOT_ACQUIRED);
 }
 
 TEST(LockWaits, CancelFromAnotherThreadEndsTheWait) {
@@ -121,7 +121,7 @@ TEST(LockWaits, CancelWithoutAWaitDoesNothing) {
 TEST(LockWaits, CancelRacingTheGrantNeverLeaksALock) {
     const advlock_key key = test_key();
     Session holder = open_session(), waiter = open_session();
-    const int32_t waiter_pid = backend_pid(waiter);
+    const int64_t waiter_pid = backend_pid(waiter);
     Psql psql;
     std::mt19937 random(7);
     int granted = 0, cancelled = 0, released_again = 0;
@@ -171,7 +171,7 @@ TEST(LockWaits, CancelRacingTheGrantNeverLeaksALock) {
 TEST(LockWaits, TimeoutRacingTheGrantNeverLeaksALock) {
     const advlock_key key = test_key();
     Session holder = open_session(), waiter = open_session();
-    const int32_t waiter_pid = backend_pid(waiter);
+    const int64_t waiter_pid = backend_pid(waiter);
     Psql psql;
     for (int round = 0; round < 100; ++round) {
         Lock held = take(holder, key);
@@ -218,10 +218,10 @@ TEST(LockWaits, OutOfRangeTimeoutIsEinval) {
     Session a = open_session();
     const advlock_key key = test_key();
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_lock(&lock, a.get(), &key, ADVLOCK_EXCLUSIVE, -2), ADVLOCK_EINVAL);
-    EXPECT_EQ(advlock_session_lock(&lock, a.get(), &key, ADVLOCK_EXCLUSIVE, int64_t{1} << 40), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_lock(&lock, a.get(), of_key(key), ADVLOCK_EXCLUSIVE, -2), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_lock(&lock, a.get(), of_key(key), ADVLOCK_EXCLUSIVE, int64_t{1} << 40), ADVLOCK_EINVAL);
     EXPECT_NE(std::string(advlock_error_last()->message).find("ADVLOCK_WAIT_FOREVER"), std::string::npos);
-    EXPECT_EQ(advlock_session_lock(&lock, nullptr, &key, ADVLOCK_EXCLUSIVE, 5), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_lock(&lock, nullptr, of_key(key), ADVLOCK_EXCLUSIVE, 5), ADVLOCK_EINVAL);
 }
 
 TEST(LockWaits, ReentrantLockDoesNotWait) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "advlock.h"
+#include "support/targets.hpp"
 #include "support/key_vectors.hpp"
 #include "support/test_postgres.hpp"
 
@@ -20,7 +21,7 @@ TEST(PgLocksMapping, ServerAgreesForEveryVector) {
     for (const auto &v : advlock::test::load_key_vectors().pg_locks) {
         const advlock_key key = v.is_pair ? advlock_key_pair(v.k1, v.k2) : advlock_key_bigint(v.bigint);
         advlock_lock *lock = nullptr;
-        ASSERT_EQ(advlock_session_try_lock(&lock, session, &key, ADVLOCK_EXCLUSIVE), ADVLOCK_OK);
+        ASSERT_EQ(advlock_session_try_lock(&lock, session, advlock::test::of_key(key), ADVLOCK_EXCLUSIVE), ADVLOCK_OK);
 
         const auto rows = psql.query(
             "SELECT l.classid::text, l.objid::text, l.objsubid::text FROM pg_locks l "
@@ -42,5 +43,5 @@ TEST(PgLocksMapping, ServerAgreesForEveryVector) {
         ASSERT_EQ(advlock_lock_release(lock), ADVLOCK_OK);
         advlock_lock_free(lock);
     }
-    advlock_session_close(session);
+    advlock_session_free(session);
 }

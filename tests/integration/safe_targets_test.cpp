@@ -16,12 +16,12 @@ namespace {
 advlock_status open_with(const std::string &url, bool allow_standby, bool allow_pooler, Session *out = nullptr) {
     advlock_session_options options;
     advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
-    options.allow_standby = allow_standby;
-    options.allow_pooler = allow_pooler;
+    if (allow_standby) options.flags |= ADVLOCK_SESSION_ALLOW_STANDBY;
+    if (allow_pooler) options.flags |= ADVLOCK_SESSION_ALLOW_POOLER;
     advlock_session *session = nullptr;
     const advlock_status status = advlock_session_open(&session, url.c_str(), &options);
     if (out) out->reset(session);
-    else advlock_session_close(session);
+    else advlock_session_free(session);
     return status;
 }
 

@@ -22,7 +22,7 @@ TEST(ServerLimits, FullLockTableIsEcapacityWithAHint) {
     for (int64_t i = 0; i < 1000000 && status == ADVLOCK_OK; ++i) {
         const advlock_key key = advlock_key_bigint(i);
         advlock_lock *lock = nullptr;
-        status = advlock_session_try_lock(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE);
+        status = advlock_session_try_lock(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE);
         if (lock) locks.emplace_back(lock);
     }
     ASSERT_EQ(status, ADVLOCK_ECAPACITY) << advlock_status_name(status) << ": " << advlock_error_last()->message;
@@ -42,11 +42,11 @@ TEST(ServerLimits, RoleWithoutExecuteIsEpermission) {
     Session session = open_session(nullptr, url);
     const advlock_key key = advlock_key_bigint(1);
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_try_lock(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE), ADVLOCK_EPERMISSION);
+    EXPECT_EQ(advlock_session_try_lock(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE), ADVLOCK_EPERMISSION);
     EXPECT_STREQ(advlock_error_last()->sqlstate, "42501");
     EXPECT_NE(std::string(advlock_error_last()->message).find("grant EXECUTE"), std::string::npos);
     // The pair-key function is still granted: the session keeps working.
     const advlock_key pair = advlock_key_pair(1, 1);
-    EXPECT_EQ(advlock_session_try_lock(&lock, session.get(), &pair, ADVLOCK_EXCLUSIVE), ADVLOCK_OK);
+    EXPECT_EQ(advlock_session_try_lock(&lock, session.get(), of_key(pair), ADVLOCK_EXCLUSIVE), ADVLOCK_OK);
     advlock_lock_free(lock);
 }

@@ -90,7 +90,7 @@ TEST(SessionLocks, UnknownModeIsEinval) {
     Session a = open_session();
     const advlock_key key = test_key();
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), &key, static_cast<advlock_mode>(5)), ADVLOCK_EINVAL);
+    EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), of_key(key), static_cast<advlock_mode>(5)), ADVLOCK_EINVAL);
     EXPECT_NE(std::string(advlock_error_last()->message).find("mode 5"), std::string::npos);
 }
 
@@ -117,7 +117,7 @@ TEST(SessionLocks, ApplicationNameDefaultsToAdvlockAndCanBeSet) {
     const std::string url = advlock::test::postgres_url() + "?application_name=from-url";
     ASSERT_EQ(advlock_session_open(&session, url.c_str(), nullptr), ADVLOCK_OK);
     EXPECT_EQ(psql.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'from-url'"), "1");
-    advlock_session_close(session);
+    advlock_session_free(session);
 
     // Looked up by its own server pid: tests running in parallel open
     // sessions with the default name too.
@@ -173,7 +173,7 @@ TEST(SessionLocksHpp, WaitsChecksHoldersAndLostHandler) {
 
     const std::vector<advlock::holder> rows = waiter.holders(nullptr, &key);
     ASSERT_EQ(rows.size(), 1u);
-    EXPECT_EQ(rows[0].pid, holder.backend_pid());
+    EXPECT_EQ(rows[0].server_id, holder.server_id());
     EXPECT_TRUE(rows[0].granted);
     EXPECT_FALSE(rows[0].is_self);
 
@@ -186,7 +186,7 @@ TEST(SessionLocksHpp, WaitsChecksHoldersAndLostHandler) {
         fired.notify_all();
     });
     Psql psql;
-    psql.query("SELECT pg_terminate_backend($1::int)", {std::to_string(holder.backend_pid())});
+    psql.query("SELECT pg_terminate_backend($1::int)", {std::to_string(holder.server_id())});
     {
         std::unique_lock<std::mutex> lock(mutex);
         fired.wait(lock, [&] { return !why.empty(); });

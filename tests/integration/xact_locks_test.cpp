@@ -122,7 +122,7 @@ advlock_status wait_through_driver(Psql &psql, const advlock_key &key, int64_t t
     }
     psql.query(sql(ADVLOCK_XACT_WAIT_ROLLBACK));
     psql.query(sql(ADVLOCK_XACT_WAIT_RELEASE));
-    return advlock_status_of_sqlstate(psql.last_sqlstate().c_str());
+    return advlock_status_from_sqlstate(psql.last_sqlstate().c_str());
 }
 
 }  // namespace
@@ -158,14 +158,14 @@ TEST(XactLocks, TimedWaitStepsForOtherDriversBehaveAsTheCoreDoes) {
 }
 
 TEST(XactLocks, SqlstatesMapAsTheSessionsMapThem) {
-    EXPECT_EQ(advlock_status_of_sqlstate("55P03"), ADVLOCK_NOT_ACQUIRED);
-    EXPECT_EQ(advlock_status_of_sqlstate("40P01"), ADVLOCK_EDEADLOCK);
-    EXPECT_EQ(advlock_status_of_sqlstate("42501"), ADVLOCK_EPERMISSION);
-    EXPECT_EQ(advlock_status_of_sqlstate("57014"), ADVLOCK_ECANCELED);
-    EXPECT_EQ(advlock_status_of_sqlstate("53200"), ADVLOCK_ECAPACITY);
-    EXPECT_EQ(advlock_status_of_sqlstate("08006"), ADVLOCK_ECONNECT);
-    EXPECT_EQ(advlock_status_of_sqlstate("22012"), ADVLOCK_ESERVER);
-    EXPECT_EQ(advlock_status_of_sqlstate(nullptr), ADVLOCK_ESERVER);
+    EXPECT_EQ(advlock_status_from_sqlstate("55P03"), ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(advlock_status_from_sqlstate("40P01"), ADVLOCK_EDEADLOCK);
+    EXPECT_EQ(advlock_status_from_sqlstate("42501"), ADVLOCK_EPERMISSION);
+    EXPECT_EQ(advlock_status_from_sqlstate("57014"), ADVLOCK_ECANCELED);
+    EXPECT_EQ(advlock_status_from_sqlstate("53200"), ADVLOCK_ECAPACITY);
+    EXPECT_EQ(advlock_status_from_sqlstate("08006"), ADVLOCK_ECONNECT);
+    EXPECT_EQ(advlock_status_from_sqlstate("22012"), ADVLOCK_ESERVER);
+    EXPECT_EQ(advlock_status_from_sqlstate(nullptr), ADVLOCK_ESERVER);
 }
 
 TEST(XactLocks, SqlTextRunsOnTheServerForEveryKindAndKey) {

@@ -4,7 +4,7 @@ a Python script and a Ruby script derive the same keys, and contend for the
 same named and paired locks on one PostgreSQL and one MariaDB, where exactly
 one of them may hold the lock at a time.
 
-    interop.py --pg-url URL [--mysql-url URL] --cli BIN --cpp BIN --python PYTHON \
+    interop.py --pg-url URL [--mysql-url URL] --cli BIN --c BIN --cpp BIN --python PYTHON \
                --java-classpath JAR[:...] --ruby-gem-path DIR [--rounds N] [--hold-ms MS]
 
 Each contender appends "E ns LANGUAGE PID" on entering and "X ns ..." on
@@ -41,7 +41,7 @@ class Languages:
         java = ["java", "-cp", args.java_classpath, str(HERE / "Contender.java")]
         ruby = ["ruby", str(HERE / "contender.rb")]
         self.env = dict(os.environ, GEM_PATH=args.ruby_gem_path + os.pathsep + os.environ.get("GEM_PATH", ""))
-        self.programs = {"cpp": [args.cpp], "java": java, "python": [args.python, str(HERE / "contender.py")],
+        self.programs = {"c": [args.c], "cpp": [args.cpp], "java": java, "python": [args.python, str(HERE / "contender.py")],
                          "ruby": ruby}
 
     def keys(self):
@@ -102,6 +102,7 @@ def main():
     parser.add_argument("--pg-url", required=True)
     parser.add_argument("--mysql-url")
     parser.add_argument("--cli", required=True)
+    parser.add_argument("--c", required=True)
     parser.add_argument("--cpp", required=True)
     parser.add_argument("--python", required=True)
     parser.add_argument("--java-classpath", required=True)

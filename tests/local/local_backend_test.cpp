@@ -63,7 +63,7 @@ TEST_F(LocalBackend, SharedAndReentrant) {
     Lock c_holds = take(c, key);
     ASSERT_NE(c_holds, nullptr);
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), &key, ADVLOCK_SHARED), ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(advlock_session_try_lock(&lock, a.get(), of_key(key), ADVLOCK_SHARED), ADVLOCK_NOT_ACQUIRED);
     const advlock_key seven = advlock_key_bigint(7);
     Lock exclusive, shared;
     ASSERT_EQ(acquire(&exclusive, a, seven, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true), ADVLOCK_OK);
@@ -76,11 +76,11 @@ TEST_F(LocalBackend, WaitsTimeOutGetTheLockOrAreCancelled) {
     const advlock_key key = advlock_key_pair(1, 2);
     Lock held = take(holder, key);
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), &key, ADVLOCK_EXCLUSIVE, 30), ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), of_key(key), ADVLOCK_EXCLUSIVE, 30), ADVLOCK_NOT_ACQUIRED);
 
     auto pending = std::async(std::launch::async, [&] {
         advlock_lock *got = nullptr;
-        const advlock_status status = advlock_session_lock(&got, waiter.get(), &key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
+        const advlock_status status = advlock_session_lock(&got, waiter.get(), of_key(key), ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
         advlock_lock_free(got);
         return status;
     });
@@ -91,7 +91,7 @@ TEST_F(LocalBackend, WaitsTimeOutGetTheLockOrAreCancelled) {
     ASSERT_NE(again, nullptr);
     auto cancelled = std::async(std::launch::async, [&] {
         advlock_lock *got = nullptr;
-        return advlock_session_lock(&got, waiter.get(), &key, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
+        return advlock_session_lock(&got, waiter.get(), of_key(key), ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
     });
     // Cancel until the wait has begun and ended (a cancel before it starts is not kept).
     while (cancelled.wait_for(std::chrono::milliseconds(5)) != std::future_status::ready) {
@@ -105,7 +105,7 @@ TEST_F(LocalBackend, RemovedLockFileIsALoss) {
     const advlock_key key = advlock_key_pair(9, 9);
     Lock held = take(a, key);
     EXPECT_EQ(advlock_session_check(a.get()), ADVLOCK_OK);
-    EXPECT_EQ(advlock_lock_verify(held.get(), 1), ADVLOCK_OK);
+    EXPECT_EQ(advlock_lock_verify(held.get(), ADVLOCK_VERIFY_STRICT), ADVLOCK_OK);
     ASSERT_EQ(std::remove((directory_ + "/9:9.lock").c_str()), 0);
     EXPECT_EQ(advlock_session_check(a.get()), ADVLOCK_ELOST);
     EXPECT_NE(std::string(advlock_error_last()->message).find("removed or replaced"), std::string::npos);
@@ -117,13 +117,13 @@ TEST_F(LocalBackend, HoldersComeFromTheKernelsLockTable) {
     const advlock_key key = advlock_key_pair(5, 5);
     Lock held = take(a, key);
     advlock_holders *raw = nullptr;
-    ASSERT_EQ(advlock_session_holders(&raw, b.get(), nullptr, &key), ADVLOCK_OK) << advlock_error_last()->message;
+    ASSERT_EQ(advlock_session_holders(&raw, b.get(), nullptr, of_key(key)), ADVLOCK_OK) << advlock_error_last()->message;
     Holders holders(raw);
     ASSERT_EQ(advlock_holders_count(raw), 1u);
     const advlock_holder *row = advlock_holders_at(raw, 0);
-    EXPECT_EQ(row->pid, getpid());
-    EXPECT_TRUE(row->granted);
-    EXPECT_TRUE(advlock_key_equal(&row->key, &key));
+    EXPECT_EQ(row->server_id, getpid());
+    EXPECT_TRUE(((row->flags & ADVLOCK_HOLDER_GRANTED) != 0));
+    EXPECT_TRUE(advlock_key_equal(&row->target.key, &key));
     EXPECT_NE(row->application_name, nullptr);
 }
 

@@ -46,12 +46,12 @@ protected:
         const advlock_status status = advlock_session_open(&session, url.c_str(), nullptr);
         message_ = advlock_error_last()->message;
         if (out) out->reset(session);
-        else advlock_session_close(session);
+        else advlock_session_free(session);
         return status;
     }
     advlock_status try_lock(const Session &session, const advlock_key &key) {
         advlock_lock *lock = nullptr;
-        const advlock_status status = advlock_session_try_lock(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE);
+        const advlock_status status = advlock_session_try_lock(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE);
         message_ = advlock_error_last()->message;
         advlock_lock_free(lock);
         return status;

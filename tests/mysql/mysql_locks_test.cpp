@@ -42,7 +42,7 @@ Session mysql_session(const std::string &query = "", LostRecorder *lost = nullpt
 
 Lock take_name(const Session &session, const std::string &name, advlock_status expected = ADVLOCK_OK) {
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_try_lock_name(&lock, session.get(), name.data(), name.size(), ADVLOCK_EXCLUSIVE),
+    EXPECT_EQ(advlock_session_try_lock(&lock, session.get(), of_name(name), ADVLOCK_EXCLUSIVE),
               expected)
         << advlock_error_last()->message;
     return Lock(lock);
@@ -166,7 +166,7 @@ TEST(MysqlLocks, TimedWaitsRunOutWithFractionalTimeoutsAndHandOffWhenReleased) {
     Lock held = take_name(holder, name);
     ASSERT_TRUE(held);
     advlock_lock *got = nullptr;
-    EXPECT_EQ(advlock_session_lock_name(&got, waiter.get(), name.data(), name.size(), ADVLOCK_EXCLUSIVE, 250),
+    EXPECT_EQ(advlock_session_lock(&got, waiter.get(), of_name(name), ADVLOCK_EXCLUSIVE, 250),
               ADVLOCK_NOT_ACQUIRED);
     EXPECT_EQ(got, nullptr);
 
@@ -178,7 +178,7 @@ TEST(MysqlLocks, TimedWaitsRunOutWithFractionalTimeoutsAndHandOffWhenReleased) {
         advlock_lock_release(held.get());
     });
     const advlock_status status =
-        advlock_session_lock_name(&got, waiter.get(), name.data(), name.size(), ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
+        advlock_session_lock(&got, waiter.get(), of_name(name), ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER);
     releaser.join();
     EXPECT_EQ(status, ADVLOCK_OK) << advlock_error_last()->message;
     Lock taken(got);
@@ -198,7 +198,7 @@ TEST(MysqlLocks, CancelEndsAWaitAndLeavesTheSessionUsable) {
             advlock_session_cancel(waiter.get());
         });
         advlock_lock *got = nullptr;
-        EXPECT_EQ(advlock_session_lock_name(&got, waiter.get(), name.data(), name.size(), ADVLOCK_EXCLUSIVE,
+        EXPECT_EQ(advlock_session_lock(&got, waiter.get(), of_name(name), ADVLOCK_EXCLUSIVE,
                                             ADVLOCK_WAIT_FOREVER),
                   ADVLOCK_ECANCELED);
         canceller.join();
@@ -220,7 +220,7 @@ TEST(MysqlLocks, ADeadlockBetweenTwoSessionsIsReportedAsSuch) {
     std::atomic<advlock_status> a_status{ADVLOCK_OK};
     advlock_lock *a2 = nullptr;
     std::thread a_waits([&] {
-        a_status = advlock_session_lock_name(&a2, a.get(), second.data(), second.size(), ADVLOCK_EXCLUSIVE, 20000);
+        a_status = advlock_session_lock(&a2, a.get(), of_name(second), ADVLOCK_EXCLUSIVE, 20000);
         if (a_status != ADVLOCK_OK) a1.reset();  // let b through if a lost the deadlock
     });
     Admin admin;
@@ -229,7 +229,7 @@ TEST(MysqlLocks, ADeadlockBetweenTwoSessionsIsReportedAsSuch) {
     }
     advlock_lock *b2 = nullptr;
     const advlock_status b_status =
-        advlock_session_lock_name(&b2, b.get(), first.data(), first.size(), ADVLOCK_EXCLUSIVE, 20000);
+        advlock_session_lock(&b2, b.get(), of_name(first), ADVLOCK_EXCLUSIVE, 20000);
     if (b_status != ADVLOCK_OK) b1.reset();
     a_waits.join();
     Lock a_got(a2), b_got(b2);
@@ -259,8 +259,8 @@ TEST(MysqlLocks, StrictVerifyAsksTheServerWhoHoldsTheLock) {
     Session session = mysql_session();
     Lock held = take_name(session, name);
     ASSERT_TRUE(held);
-    EXPECT_EQ(advlock_lock_verify(held.get(), 1), ADVLOCK_OK) << advlock_error_last()->message;
-    EXPECT_EQ(advlock_lock_verify(held.get(), 0), ADVLOCK_OK) << advlock_error_last()->message;
+    EXPECT_EQ(advlock_lock_verify(held.get(), ADVLOCK_VERIFY_STRICT), ADVLOCK_OK) << advlock_error_last()->message;
+    EXPECT_EQ(advlock_lock_verify(held.get(), 0u), ADVLOCK_OK) << advlock_error_last()->message;
 }
 
 TEST(MysqlLocks, HoldersNameTheLockAndItsSessionAndSayWhatIsNotShown) {
@@ -269,19 +269,19 @@ TEST(MysqlLocks, HoldersNameTheLockAndItsSessionAndSayWhatIsNotShown) {
     Lock held = take_name(holder, name);
     ASSERT_TRUE(held);
     advlock_holders *raw = nullptr;
-    ASSERT_EQ(advlock_session_holders_name(&raw, asker.get(), nullptr, name.data(), name.size()), ADVLOCK_OK)
+    ASSERT_EQ(advlock_session_holders(&raw, asker.get(), nullptr, of_name(name)), ADVLOCK_OK)
         << advlock_error_last()->message;
     Holders holders(raw);
     ASSERT_EQ(advlock_holders_count(raw), 1u);
     const advlock_holder *row = advlock_holders_at(raw, 0);
     EXPECT_EQ(std::string(row->lock_name), name);
-    EXPECT_EQ(row->pid, backend_pid(holder));
-    EXPECT_TRUE(row->granted);
-    EXPECT_FALSE(row->is_self);
+    EXPECT_EQ(row->server_id, backend_pid(holder));
+    EXPECT_TRUE(((row->flags & ADVLOCK_HOLDER_GRANTED) != 0));
+    EXPECT_FALSE(((row->flags & ADVLOCK_HOLDER_SELF) != 0));
     EXPECT_EQ(std::string(row->user ? row->user : ""), "advlock");
     advlock_key expected;
     advlock_key_from_name(&expected, name.c_str(), ADVLOCK_NUL_TERMINATED);
-    EXPECT_TRUE(advlock_key_equal(&row->key, &expected));
+    EXPECT_TRUE(advlock_key_equal(&row->target.key, &expected));
     ASSERT_NE(advlock_holders_note(raw), nullptr);
     EXPECT_NE(std::string(advlock_holders_note(raw)).find("waiting"), std::string::npos);
 }
@@ -295,7 +295,7 @@ TEST(MysqlLocks, HoldersShowASessionOnceWhateverItsHandles) {
     ASSERT_EQ(acquire(&second, holder, unused, ADVLOCK_EXCLUSIVE, 0, /*reentrant=*/true, nullptr, &name), ADVLOCK_OK);
     for (const Session *who : {&holder, &asker}) {
         advlock_holders *raw = nullptr;
-        ASSERT_EQ(advlock_session_holders_name(&raw, who->get(), nullptr, name.data(), name.size()), ADVLOCK_OK)
+        ASSERT_EQ(advlock_session_holders(&raw, who->get(), nullptr, of_name(name)), ADVLOCK_OK)
             << advlock_error_last()->message;
         Holders holders(raw);
         EXPECT_EQ(advlock_holders_count(raw), 1u) << (who == &holder ? "asked by the holder" : "asked by another");
@@ -325,7 +325,7 @@ TEST(MysqlLocks, WhatMysqlCannotDoIsUnsupportedNotSilentlyDifferent) {
     Session session = mysql_session();
     const std::string name = unique_name();
     advlock_lock *lock = nullptr;
-    EXPECT_EQ(advlock_session_try_lock_name(&lock, session.get(), name.data(), name.size(), ADVLOCK_SHARED),
+    EXPECT_EQ(advlock_session_try_lock(&lock, session.get(), of_name(name), ADVLOCK_SHARED),
               ADVLOCK_EUNSUPPORTED);
     EXPECT_NE(std::string(advlock_error_last()->message).find("no shared mode"), std::string::npos);
     int64_t when = 0;

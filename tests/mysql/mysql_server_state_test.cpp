@@ -18,7 +18,7 @@ namespace {
 advlock_status open_status(const std::string &url, bool allow_standby, advlock_session **out) {
     advlock_session_options options;
     advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
-    options.allow_standby = allow_standby;
+    if (allow_standby) options.flags |= ADVLOCK_SESSION_ALLOW_STANDBY;
     return advlock_session_open(out, url.c_str(), &options);
 }
 
@@ -30,7 +30,7 @@ TEST(MysqlTargets, AReadOnlyServerIsRefusedUnlessAllowed) {
     EXPECT_TRUE(advlock_status_is_unsafe_target(ADVLOCK_EREADONLY));
     EXPECT_NE(std::string(advlock_error_last()->message).find("read-only"), std::string::npos);
     EXPECT_EQ(open_status(server.url(), true, &session), ADVLOCK_OK) << advlock_error_last()->message;
-    advlock_session_close(session);
+    advlock_session_free(session);
 }
 
 TEST(MysqlTargets, AServerWideStatementTimeLimitDoesNotCutAWait) {
@@ -43,7 +43,7 @@ TEST(MysqlTargets, AServerWideStatementTimeLimitDoesNotCutAWait) {
     ASSERT_TRUE(held);
     advlock_lock *lock = nullptr;
     // 0.2 s would interrupt the GET_LOCK wait with an error; the wait is the caller's 1.5 s.
-    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), &key, ADVLOCK_EXCLUSIVE, 1500), ADVLOCK_NOT_ACQUIRED)
+    EXPECT_EQ(advlock_session_lock(&lock, waiter.get(), of_key(key), ADVLOCK_EXCLUSIVE, 1500), ADVLOCK_NOT_ACQUIRED)
         << advlock_error_last()->message;
     advlock_lock_free(lock);
 }
@@ -56,7 +56,7 @@ TEST(MysqlTargets, AGaleraNodeIsRefusedUnlessTheUrlAllowsIt) {
     EXPECT_NE(std::string(advlock_error_last()->message).find("Galera"), std::string::npos);
     EXPECT_EQ(open_status(server.url() + "?allow_cluster=true", false, &session), ADVLOCK_OK)
         << advlock_error_last()->message;
-    advlock_session_close(session);
+    advlock_session_free(session);
 }
 
 TEST(MysqlTargets, AFrozenServerIsALossWithinTheHeartbeatDeadline) {
@@ -91,10 +91,10 @@ TEST(MysqlTargets, WithoutMetadataLockInfoHoldersComeFromTheRegistryAndSaySo) {
     ASSERT_EQ(advlock_registry_parse(&registry, text.data(), text.size(), "test"), ADVLOCK_OK);
     std::unique_ptr<advlock_registry, decltype(&advlock_registry_free)> names(registry, &advlock_registry_free);
     advlock_lock *l1 = nullptr, *l2 = nullptr;
-    ASSERT_EQ(advlock_session_try_lock_name(&l1, holder.get(), "nightly", ADVLOCK_NUL_TERMINATED, ADVLOCK_EXCLUSIVE),
+    ASSERT_EQ(advlock_session_try_lock(&l1, holder.get(), of_name("nightly"), ADVLOCK_EXCLUSIVE),
               ADVLOCK_OK);
     const advlock_key billing = advlock_key_pair(100, 2);
-    ASSERT_EQ(advlock_session_try_lock(&l2, holder.get(), &billing, ADVLOCK_EXCLUSIVE), ADVLOCK_OK);
+    ASSERT_EQ(advlock_session_try_lock(&l2, holder.get(), of_key(billing), ADVLOCK_EXCLUSIVE), ADVLOCK_OK);
     Lock nightly_lock(l1), billing_lock(l2);
 
     advlock_holders *raw = nullptr;
@@ -104,7 +104,7 @@ TEST(MysqlTargets, WithoutMetadataLockInfoHoldersComeFromTheRegistryAndSaySo) {
     std::set<std::string> seen;
     for (size_t i = 0; i < advlock_holders_count(raw); ++i) {
         seen.insert(advlock_holders_at(raw, i)->lock_name);
-        EXPECT_EQ(advlock_holders_at(raw, i)->pid, backend_pid(holder));
+        EXPECT_EQ(advlock_holders_at(raw, i)->server_id, backend_pid(holder));
     }
     EXPECT_EQ(seen, (std::set<std::string>{"nightly", "billing"}));
     ASSERT_NE(advlock_holders_note(raw), nullptr);

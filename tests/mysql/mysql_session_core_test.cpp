@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <future>
 #include <thread>
 #include <unistd.h>
 
@@ -86,6 +87,39 @@ TEST(MysqlSessionCore, AnOptionFileCannotTurnOnReconnectOrChangeTheCharacterSet)
     ASSERT_EQ(mysql_get_optionv(connection.get(), MYSQL_OPT_RECONNECT, &reconnect), 0);
     EXPECT_EQ(reconnect, 0);
     EXPECT_STREQ(mysql_character_set_name(connection.get()), "utf8mb4");
+}
+
+// The C ABI's close is being rewritten over this: the core's own close, from
+// another thread, ends a GET_LOCK wait in progress (it says Misuse: the
+// session is closed), releases the session's locks, and wakes wait_for_loss.
+TEST(MysqlSessionCore, CloseFromAnotherThreadEndsAServerWait) {
+    auto holder = MysqlSession::open(mariadb_url(), {});
+    auto session = MysqlSession::open(mariadb_url(), {});
+    const LockTarget wanted = LockTarget::named(unique_name("close_ends_wait"));
+    const LockTarget mine = LockTarget::named(unique_name("close_releases"));
+    ASSERT_TRUE(holder->try_lock(wanted, LockMode::Exclusive));
+    ASSERT_TRUE(session->try_lock(mine, LockMode::Exclusive));
+    auto waited = std::async(std::launch::async, [&] {
+        try {
+            session->lock(wanted, LockMode::Exclusive, -1);
+            return std::string("granted");
+        } catch (const core::Misuse &) {
+            return std::string("misuse");
+        } catch (const std::exception &e) {
+            return std::string("other: ") + e.what();
+        }
+    });
+    auto lossless = std::async(std::launch::async, [&] { return session->wait_for_loss(-1); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // likely waiting by now; holds either way
+    session->close();
+    ASSERT_EQ(waited.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "the wait did not end";
+    EXPECT_EQ(waited.get(), "misuse");
+    ASSERT_EQ(lossless.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+    EXPECT_EQ(lossless.get(), core::LossWait::Closed);
+    session->close();  // again: nothing happens
+    EXPECT_THROW(session->check(), core::Misuse);
+    auto next = MysqlSession::open(mariadb_url(), {});
+    EXPECT_TRUE(next->try_lock(mine, LockMode::Exclusive)) << "closing released the session's lock";
 }
 
 }  // namespace

@@ -8,12 +8,13 @@
 #include <string>
 
 #include "advlock.h"
+#include "support/targets.hpp"
 #include "support/test_postgres.hpp"
 
 namespace advlock::test {
 
 struct SessionClose {
-    void operator()(advlock_session *s) const { advlock_session_close(s); }
+    void operator()(advlock_session *s) const { advlock_session_free(s); }
 };
 struct LockFree {
     void operator()(advlock_lock *l) const { advlock_lock_free(l); }
@@ -38,7 +39,7 @@ inline Session open_session(const char *application_name = nullptr, const std::s
 // The lock, or nullptr when ADVLOCK_NOT_ACQUIRED; fails the test on errors.
 inline Lock take(const Session &session, const advlock_key &key, advlock_mode mode = ADVLOCK_EXCLUSIVE) {
     advlock_lock *lock = nullptr;
-    const advlock_status status = advlock_session_try_lock(&lock, session.get(), &key, mode);
+    const advlock_status status = advlock_session_try_lock(&lock, session.get(), of_key(key), mode);
     EXPECT_TRUE(status == ADVLOCK_OK || status == ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
     EXPECT_EQ(lock == nullptr, status != ADVLOCK_OK);
     return Lock(lock);
@@ -49,13 +50,13 @@ inline Lock take(const Session &session, const advlock_key &key, advlock_mode mo
 // its own time, shortly after the close returns.
 inline Lock take_waiting(const Session &session, const advlock_key &key, int64_t timeout_ms = 30000) {
     advlock_lock *lock = nullptr;
-    const advlock_status status = advlock_session_lock(&lock, session.get(), &key, ADVLOCK_EXCLUSIVE, timeout_ms);
+    const advlock_status status = advlock_session_lock(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, timeout_ms);
     EXPECT_TRUE(status == ADVLOCK_OK || status == ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
     return Lock(lock);
 }
 
-// advlock_session_acquire (a key) or advlock_session_acquire_name (a name)
-// with the options tests vary; the handle, or nullptr, goes to *out.
+// advlock_session_acquire of the key (or, given, of the name) with the
+// options tests vary; the handle, or nullptr, goes to *out.
 inline advlock_status acquire(Lock *out, const Session &session, const advlock_key &key, advlock_mode mode,
                               int64_t timeout_ms, bool reentrant = false, advlock_cancel_token *cancel = nullptr,
                               const std::string *name = nullptr, uint64_t owner_id = 0) {
@@ -63,12 +64,11 @@ inline advlock_status acquire(Lock *out, const Session &session, const advlock_k
     advlock_lock_options_init(&options, ADVLOCK_LOCK_OPTIONS_VERSION);
     options.owner_id = owner_id;
     options.timeout_ms = timeout_ms;
-    options.reentrant = reentrant ? 1 : 0;
+    options.flags = reentrant ? ADVLOCK_LOCK_REENTRANT : 0u;
     options.cancel = cancel;
     advlock_lock *lock = nullptr;
     const advlock_status status =
-        name ? advlock_session_acquire_name(&lock, session.get(), name->data(), name->size(), mode, &options)
-             : advlock_session_acquire(&lock, session.get(), &key, mode, &options);
+        advlock_session_acquire(&lock, session.get(), name ? of_name(*name) : of_key(key), mode, &options);
     out->reset(lock);
     return status;
 }
@@ -82,9 +82,9 @@ inline advlock_key test_key(const std::string &suffix = "") {
     return key;
 }
 
-inline int32_t backend_pid(const Session &session) {
-    int32_t pid = 0;
-    EXPECT_EQ(advlock_session_backend_pid(&pid, session.get()), ADVLOCK_OK);
+inline int64_t backend_pid(const Session &session) {
+    int64_t pid = 0;
+    EXPECT_EQ(advlock_session_server_id(&pid, session.get()), ADVLOCK_OK) << advlock_error_last()->message;
     return pid;
 }
 
@@ -94,7 +94,7 @@ constexpr const char *kJobAdvisoryLocks =
     "pg_locks WHERE locktype = 'advisory' AND NOT (objsubid = 2 AND classid = 1633971307)";
 
 // Advisory locks the server shows for a backend: "granted" rows and "waiting" rows.
-inline std::string advisory_locks_of(Psql &psql, int32_t pid) {
+inline std::string advisory_locks_of(Psql &psql, int64_t pid) {
     return psql.value(std::string("SELECT coalesce(string_agg(CASE WHEN granted THEN 'granted' ELSE 'waiting' END, ',' "
                                   "ORDER BY granted DESC), '') FROM ") +
                           kJobAdvisoryLocks + " AND pid = $1::int",
@@ -103,7 +103,7 @@ inline std::string advisory_locks_of(Psql &psql, int32_t pid) {
 
 // Block until the backend waits for an advisory lock. No deadline: a slow
 // machine makes the test slower, never wrong.
-inline void wait_until_waiting(Psql &psql, int32_t pid) {
+inline void wait_until_waiting(Psql &psql, int64_t pid) {
     while (psql.value(std::string("SELECT count(*) FROM ") + kJobAdvisoryLocks + " AND NOT granted AND pid = $1::int",
                       {std::to_string(pid)}) == "0") {
     }

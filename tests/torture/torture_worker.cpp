@@ -81,6 +81,8 @@ struct LossSignal {
 
 void session_worker(const std::string &url, const std::string &name, Log &log, int hold_ms) {
     long long seq = 0;
+    advlock_target target;  // the name (MySQL locks it) and its key
+    advlock_target_from_name(&target, name.data(), name.size());
     while (!stopping) {
         LossSignal loss;
         loss.log = &log;
@@ -99,7 +101,7 @@ void session_worker(const std::string &url, const std::string &name, Log &log, i
         while (!stopping) {
             advlock_lock *lock = nullptr;
             const advlock_status status =
-                advlock_session_lock_name(&lock, session, name.data(), name.size(), ADVLOCK_EXCLUSIVE, 500);
+                advlock_session_lock(&lock, session, &target, ADVLOCK_EXCLUSIVE, 500);
             if (status == ADVLOCK_NOT_ACQUIRED) continue;
             if (status != ADVLOCK_OK) break;  // lost, connection gone...: a new session
             ++seq;
@@ -113,7 +115,7 @@ void session_worker(const std::string &url, const std::string &name, Log &log, i
             advlock_lock_free(lock);
             if (lost) break;
         }
-        advlock_session_close(session);
+        advlock_session_free(session);
     }
 }
 

@@ -10,7 +10,9 @@
 //   kill_grace = "10s"
 //   conflict_exit_code = 3
 //
-// Every setting is optional; command-line options win over it.
+// Every setting is optional; command-line options win over it. The file is
+// the command's business: the library reads the same TOML (its registry), so
+// this reads it with the library's TOML reader (advlock_toml), not the C ABI.
 #pragma once
 
 #include <map>
@@ -18,13 +20,14 @@
 #include <string>
 #include <string_view>
 
-namespace advlock::core {
+namespace advlock::cli {
 
-class Config {
+class ConfigFile {
 public:
-    // Throws IoError when unreadable, ConfigError ("file:line: ...") when invalid.
-    static Config load_file(const std::string &path);
-    static Config parse(std::string_view text, const std::string &origin);
+    // Throws core::IoError when unreadable, core::ConfigError
+    // (ADVLOCK_ECONFIG, "file:line: ...") when invalid.
+    static ConfigFile load(const std::string &path);
+    static ConfigFile parse(std::string_view text, const std::string &origin);
 
     // The setting as text ("database", "run.wait", ...), or nothing when unset.
     // Booleans read "true"/"false", numbers in decimal.
@@ -36,4 +39,4 @@ private:
     std::map<std::string, std::string> settings_;
 };
 
-}  // namespace advlock::core
+}  // namespace advlock::cli

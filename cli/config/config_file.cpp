@@ -1,19 +1,19 @@
-#include "config/config.hpp"
+#include "config/config_file.hpp"
 
 #include <vector>
 
+#include "duration_text.hpp"
 #include "error.hpp"
 #include "io/read_file.hpp"
-#include "text/duration.hpp"
 #include "text/line_secrets.hpp"
 #include "text/message_text.hpp"
 #include "toml/toml_reader.hpp"
 
-namespace advlock::core {
+namespace advlock::cli {
 
 namespace {
 
-using toml::Value;
+using core::toml::Value;
 
 enum class Kind { Text, Boolean, Duration, Wait, ExitCode };
 
@@ -27,6 +27,10 @@ const Setting kSettings[] = {
     {"local_url", Kind::Text},
     {"run.wait", Kind::Wait},      {"run.kill_grace", Kind::Duration}, {"run.conflict_exit_code", Kind::ExitCode},
 };
+
+// The largest config file read: far more than any needs, small enough that a
+// path given by mistake (a log, a device) is refused rather than read.
+constexpr std::size_t kMaxFileBytes = 1024 * 1024;
 
 class Reader {
 public:
@@ -49,7 +53,7 @@ public:
 
 private:
     [[noreturn]] void fail(int line, const std::string &message) const {
-        throw ConfigError(printable(origin_, 200) + ":" + std::to_string(line) + ": " + message);
+        throw core::ConfigError(core::printable(origin_, 200) + ":" + std::to_string(line) + ": " + message);
     }
 
     static const Setting *find(const std::string &name) {
@@ -63,17 +67,17 @@ private:
         std::vector<std::string> names;
         for (const Setting &s : kSettings) names.emplace_back(s.name);
         // The key may be a connection string written where a value belongs.
-        const std::string shown = quoted_from_line(line_of(text_, line), name, kQuotedBytes);
+        const std::string shown = core::quoted_from_line(core::line_of(text_, line), name, core::kQuotedBytes);
         std::string message = "unknown setting " + shown +
                               "; known: database, registry, also_local, local_url, and under [run]: wait, kill_grace, "
                               "conflict_exit_code";
-        const std::string near = closest_match(name, names);
-        if (!near.empty()) message += " (did you mean " + quoted(near) + "?)";
+        const std::string near = core::closest_match(name, names);
+        if (!near.empty()) message += " (did you mean " + core::quoted(near) + "?)";
         fail(line, message);
     }
 
     std::string text_of(const Setting &setting, const Value &value) const {
-        const std::string name = quoted(setting.name);
+        const std::string name = core::quoted(setting.name);
         switch (setting.kind) {
             case Kind::Text:
                 if (value.kind != Value::Kind::String || value.string.empty()) {
@@ -86,14 +90,10 @@ private:
             case Kind::Duration:
             case Kind::Wait: {
                 if (value.kind != Value::Kind::String) fail(value.line, name + " must be a duration in quotes, e.g. \"30s\"");
-                std::chrono::milliseconds duration{};
-                try {
-                    duration = parse_duration(value.string);
-                } catch (const InvalidArgument &e) {
-                    fail(value.line, name + ": " + e.what());
-                }
-                if (setting.kind == Kind::Wait && duration.count() > kLongestWaitMs) {
-                    fail(value.line, name + " = " + quoted(value.string) + " is longer than the longest wait, " +
+                const std::optional<std::chrono::milliseconds> duration = read_duration(value.string);
+                if (!duration) fail(value.line, name + ": " + duration_refusal(value.string));
+                if (setting.kind == Kind::Wait && duration->count() > kLongestWaitMs) {
+                    fail(value.line, name + " = " + core::quoted(value.string) + " is longer than the longest wait, " +
                                          kLongestWaitText);
                 }
                 return value.string;
@@ -114,26 +114,26 @@ private:
 
 }  // namespace
 
-Config Config::parse(std::string_view text, const std::string &origin) {
-    Config config;
+ConfigFile ConfigFile::parse(std::string_view text, const std::string &origin) {
+    ConfigFile config;
     config.origin_ = origin;
     Value root;
     try {
-        root = toml::parse(text);
-    } catch (const toml::SyntaxError &e) {
-        throw ConfigError(printable(origin, 200) + ":" + std::to_string(e.line()) + ": " + e.what());
+        root = core::toml::parse(text);
+    } catch (const core::toml::SyntaxError &e) {
+        throw core::ConfigError(core::printable(origin, 200) + ":" + std::to_string(e.line()) + ": " + e.what());
     }
     Reader(origin, text, config.settings_).read(root, "");
     return config;
 }
 
-Config Config::load_file(const std::string &path) {
-    return parse(read_small_file(path, "config file", 1024 * 1024), path);
+ConfigFile ConfigFile::load(const std::string &path) {
+    return parse(core::read_small_file(path, "config file", kMaxFileBytes), path);
 }
 
-std::optional<std::string> Config::get(const std::string &setting) const {
+std::optional<std::string> ConfigFile::get(const std::string &setting) const {
     const auto it = settings_.find(setting);
     return it == settings_.end() ? std::nullopt : std::optional<std::string>(it->second);
 }
 
-}  // namespace advlock::core
+}  // namespace advlock::cli
