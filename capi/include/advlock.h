@@ -1,18 +1,19 @@
-/*
+/**
+ * @file advlock.h
  * advlock.h: the stable C ABI of advlock, and the only surface the shared
  * library exports. Every binding (Java, Python, Ruby) and the command-line tool
  * go through it.
  *
  * Conventions (libgit2 / SQLite school):
- *  - Every name starts with advlock_ (macros ADVLOCK_): advlock_<object>_<verb>.
+ *  - Every name starts with advlock_ (macros ADVLOCK_): `advlock_<object>_<verb>`.
  *  - Fallible functions return advlock_status: ADVLOCK_OK (0) on success, a
  *    positive value for a non-error outcome such as ADVLOCK_NOT_ACQUIRED, a
  *    negative value for an error. After an error, advlock_error_last() on the
  *    same thread describes it (message, SQLSTATE).
  *  - Output parameters come first and are called `out`. On error, *out is set
  *    to NULL (handles) or left untouched (values) and nothing is leaked.
- *  - Opaque handles are created by advlock_<object>_open/_new/_parse and
- *    destroyed by advlock_<object>_free, which accepts NULL. A session also
+ *  - Opaque handles are created by `advlock_<object>_open/_new/_parse` and
+ *    destroyed by `advlock_<object>_free`, which accepts NULL. A session also
  *    has advlock_session_close: callable from any thread, at any time, twice.
  *  - Strings in are UTF-8. Where a length is taken, ADVLOCK_NUL_TERMINATED
  *    means "up to the first NUL". Strings out are borrowed: each function says
@@ -43,6 +44,8 @@
 #include "advlock/status_table.h"
 #include "advlock/version.h"
 
+/** Marks the functions the shared library exports (default visibility with
+    GCC and Clang): every other symbol stays hidden. */
 #if defined(__GNUC__) || defined(__clang__)
 #define ADVLOCK_API __attribute__((visibility("default")))
 #else
@@ -56,60 +59,65 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 /* Status codes. The values are pinned and the list is append-only.          */
 /* ------------------------------------------------------------------------ */
+/** @defgroup status Status codes
+ * The values are pinned and the list is append-only.
+ * @{ */
 
+/** What a fallible call returned: ADVLOCK_OK, a positive outcome that is not
+    an error, or a negative error described by advlock_error_last(). */
 typedef enum advlock_status {
     ADVLOCK_OK = 0,
-    /* The lock is held by someone else (try) or the wait timed out. Not an
+    /** The lock is held by someone else (try) or the wait timed out. Not an
        error: advlock_error_last() is not changed. */
     ADVLOCK_NOT_ACQUIRED = 1,
 
-    /* An unexpected internal failure: a bug in advlock; please report it. */
+    /** An unexpected internal failure: a bug in advlock; please report it. */
     ADVLOCK_ERROR = -1,
-    /* Memory could not be allocated. */
+    /** Memory could not be allocated. */
     ADVLOCK_ENOMEM = -2,
-    /* A bad argument: NULL where a handle or output is required, an unknown
+    /** A bad argument: NULL where a handle or output is required, an unknown
        enum value, an options struct of an unknown version. */
     ADVLOCK_EINVAL = -3,
-    /* A malformed key text, or a lock name that is empty, too long, not
+    /** A malformed key text, or a lock name that is empty, too long, not
        UTF-8 or contains NUL. */
     ADVLOCK_EKEY = -4,
-    /* A registry file is invalid; the message starts with file:line. */
+    /** A registry file is invalid; the message starts with file:line. */
     ADVLOCK_EREGISTRY = -5,
-    /* No registry entry with that name or key. */
+    /** No registry entry with that name or key. */
     ADVLOCK_ENOTFOUND = -6,
-    /* A file could not be read. */
+    /** A file could not be read. */
     ADVLOCK_EIO = -7,
-    /* The API was used out of order: release twice, use after close. */
+    /** The API was used out of order: release twice, use after close. */
     ADVLOCK_EMISUSE = -8,
-    /* The database could not be reached, or the connection failed. */
+    /** The database could not be reached, or the connection failed. */
     ADVLOCK_ECONNECT = -9,
-    /* Unsafe targets: the locks would exclude no one. Refused unless the
+    /** Unsafe targets: the locks would exclude no one. Refused unless the
        session options opt in. See advlock_status_is_unsafe_target(). */
-    ADVLOCK_ESTANDBY = -10,  /* a hot standby (pg_is_in_recovery()) */
-    ADVLOCK_EREADONLY = -11, /* a read-only server */
-    ADVLOCK_EPOOLER = -12,   /* a connection pooler between client and server */
-    /* The lock was lost: the session ended or the server let it go. The job
+    ADVLOCK_ESTANDBY = -10,  /**< a hot standby (pg_is_in_recovery()) */
+    ADVLOCK_EREADONLY = -11, /**< a read-only server */
+    ADVLOCK_EPOOLER = -12,   /**< a connection pooler between client and server */
+    /** The lock was lost: the session ended or the server let it go. The job
        must stop acting as the holder. */
     ADVLOCK_ELOST = -13,
-    /* A wait was cancelled. */
+    /** A wait was cancelled. */
     ADVLOCK_ECANCELED = -14,
-    /* The server's lock table is full (SQLSTATE 53200). */
+    /** The server's lock table is full (SQLSTATE 53200). */
     ADVLOCK_ECAPACITY = -15,
-    /* The server detected a deadlock (SQLSTATE 40P01). */
+    /** The server detected a deadlock (SQLSTATE 40P01). */
     ADVLOCK_EDEADLOCK = -16,
-    /* The role may not call the advisory-lock functions (SQLSTATE 42501). */
+    /** The role may not call the advisory-lock functions (SQLSTATE 42501). */
     ADVLOCK_EPERMISSION = -17,
-    /* Any other server error; the SQLSTATE is in advlock_error_last(). */
+    /** Any other server error; the SQLSTATE is in advlock_error_last(). */
     ADVLOCK_ESERVER = -18,
-    /* The backend or server cannot do what was asked. */
+    /** The backend or server cannot do what was asked. */
     ADVLOCK_EUNSUPPORTED = -19,
-    /* A configuration file is invalid; the message starts with file:line. */
+    /** A configuration file is invalid; the message starts with file:line. */
     ADVLOCK_ECONFIG = -20,
-    /* Unsafe target: a node of a multi-primary cluster (MySQL Galera), where
+    /** Unsafe target: a node of a multi-primary cluster (MySQL Galera), where
        a lock excludes only sessions on that same node. Refused unless the URL
        says allow_cluster=true. */
     ADVLOCK_ECLUSTER = -21,
-    /* Unsafe target (local backend): the lock directory, or a lock file in
+    /** Unsafe target (local backend): the lock directory, or a lock file in
        it, could be replaced or redirected by another user of the host: the
        directory belongs to someone else or others may write to it (without
        being a root-owned sticky directory like /tmp), or the lock file is a
@@ -117,50 +125,55 @@ typedef enum advlock_status {
        into: the message says what to change. */
     ADVLOCK_EUNSAFEDIR = -22,
 
-    /* Not a status: makes the enum a full 32-bit int, so any value a caller
+    /** Not a status: makes the enum a full 32-bit int, so any value a caller
        or a newer library passes is a valid value of the type. */
     ADVLOCK_STATUS_INT32_ = 0x7FFFFFFF
 } advlock_status;
 
-/* The enum's name as text ("ADVLOCK_ELOST"). Never NULL; a static string. */
+/** The enum's name as text ("ADVLOCK_ELOST"). Never NULL; a static string. */
 ADVLOCK_API const char *advlock_status_name(advlock_status status);
 
-/* 1 for ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER, ADVLOCK_ECLUSTER,
+/** 1 for ADVLOCK_ESTANDBY, ADVLOCK_EREADONLY, ADVLOCK_EPOOLER, ADVLOCK_ECLUSTER,
    ADVLOCK_EUNSAFEDIR; 0 otherwise. */
 ADVLOCK_API int advlock_status_is_unsafe_target(advlock_status status);
 
-/* One row of the status table (advlock/status_table.h), for bindings that
+/** One row of the status table (advlock/status_table.h), for bindings that
    build their exception classes' mapping at load time. Static; never freed. */
 typedef struct advlock_status_info {
-    advlock_status status;
-    const char *name;    /* "ADVLOCK_ELOST" */
-    const char *kind;    /* "lock_lost": the outcome's snake_case name */
-    const char *Kind;    /* "LockLost": the same in CamelCase (the class name) */
-    const char *parent;  /* "error", "unsafe_target", or "none" for ADVLOCK_OK
+    advlock_status status; /**< the status the row describes */
+    const char *name;    /**< "ADVLOCK_ELOST" */
+    const char *kind;    /**< "lock_lost": the outcome's snake_case name */
+    const char *Kind;    /**< "LockLost": the same in CamelCase (the class name) */
+    const char *parent;  /**< "error", "unsafe_target", or "none" for ADVLOCK_OK
                             and ADVLOCK_NOT_ACQUIRED */
-    const char *summary; /* one line: what it means */
+    const char *summary; /**< one line: what it means */
 } advlock_status_info;
 
-/* The index-th row of the status table (0, 1, ... in table order), or NULL
+/** The index-th row of the status table (0, 1, ... in table order), or NULL
    past its end: every status this library returns. */
 ADVLOCK_API const advlock_status_info *advlock_status_at(size_t index);
 
-/* The row of a status, or NULL for a value that is not one. */
+/** The row of a status, or NULL for a value that is not one. */
 ADVLOCK_API const advlock_status_info *advlock_status_info_of(advlock_status status);
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
+/** @defgroup errors Errors
+ * @{ */
 
+/** An error, as advlock_error_last() gives it. */
 typedef struct advlock_error {
-    advlock_status status;
-    /* UTF-8, never NULL. Never contains a password. */
+    advlock_status status; /**< the error's status; ADVLOCK_OK when none happened */
+    /** UTF-8, never NULL. Never contains a password. */
     const char *message;
-    /* The server's five-character SQLSTATE, or "" when there was none. */
+    /** The server's five-character SQLSTATE, or "" when there was none. */
     const char *sqlstate;
 } advlock_error;
 
-/*
+/**
  * The last error raised on this thread. Never NULL: when no error happened it
  * is {ADVLOCK_OK, "no error", ""}. The pointer and its strings stay valid until
  * the next advlock_ call on this thread that fails, or advlock_error_clear().
@@ -168,68 +181,80 @@ typedef struct advlock_error {
  */
 ADVLOCK_API const advlock_error *advlock_error_last(void);
 
-/* Reset this thread's last error to ADVLOCK_OK. */
+/** Reset this thread's last error to ADVLOCK_OK. */
 ADVLOCK_API void advlock_error_clear(void);
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Version                                                                   */
 /* ------------------------------------------------------------------------ */
+/** @defgroup version Version
+ * @{ */
 
-/* The version of the library that is running ("0.1.0"); a static string. */
+/** The version of the library that is running ("0.1.0"); a static string. */
 ADVLOCK_API const char *advlock_version(void);
 
-/* ADVLOCK_VERSION_NUMBER of the library that is running. */
+/** ADVLOCK_VERSION_NUMBER of the library that is running. */
 ADVLOCK_API int advlock_version_number(void);
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Keys                                                                      */
 /* ------------------------------------------------------------------------ */
+/** @defgroup keys Keys
+ * @{ */
 
-/* The two key spaces of PostgreSQL; the values equal pg_locks.objsubid. */
+/** The two key spaces of PostgreSQL; the values equal pg_locks.objsubid. */
 typedef enum advlock_key_space {
-    ADVLOCK_KEY_BIGINT = 1, /* one int8 */
-    ADVLOCK_KEY_PAIR = 2,   /* two int4: "category, job id" */
-    ADVLOCK_KEY_SPACE_INT32_ = 0x7FFFFFFF /* not a space: keeps the enum 32 bits wide */
+    ADVLOCK_KEY_BIGINT = 1, /**< one int8 */
+    ADVLOCK_KEY_PAIR = 2,   /**< two int4: "category, job id" */
+    ADVLOCK_KEY_SPACE_INT32_ = 0x7FFFFFFF /**< not a space: keeps the enum 32 bits wide */
 } advlock_key_space;
 
-/* A lock key, a plain value. Only the fields of its space are meaningful. */
+/** A lock key, a plain value. Only the fields of its space are meaningful. */
 typedef struct advlock_key {
-    advlock_key_space space;
-    int32_t k1;     /* ADVLOCK_KEY_PAIR: first int4 (pg_locks.classid) */
-    int32_t k2;     /* ADVLOCK_KEY_PAIR: second int4 (pg_locks.objid) */
-    int64_t bigint; /* ADVLOCK_KEY_BIGINT: the int8 key */
+    advlock_key_space space; /**< which of the fields below are meaningful */
+    int32_t k1;     /**< ADVLOCK_KEY_PAIR: first int4 (pg_locks.classid) */
+    int32_t k2;     /**< ADVLOCK_KEY_PAIR: second int4 (pg_locks.objid) */
+    int64_t bigint; /**< ADVLOCK_KEY_BIGINT: the int8 key */
 } advlock_key;
 
-/* How the key of one lock appears in pg_locks (locktype = 'advisory'). */
+/** How the key of one lock appears in pg_locks (locktype = 'advisory'). */
 typedef struct advlock_pg_locks_key {
-    uint32_t classid; /* oid: unsigned, as pg_locks shows it */
-    uint32_t objid;   /* oid */
-    int32_t objsubid; /* 1: bigint key, 2: pair key */
+    uint32_t classid; /**< oid: unsigned, as pg_locks shows it */
+    uint32_t objid;   /**< oid */
+    int32_t objsubid; /**< 1: bigint key, 2: pair key */
 } advlock_pg_locks_key;
 
-/* A length meaning "the string ends at its first NUL". */
+/** A length meaning "the string ends at its first NUL". */
 #define ADVLOCK_NUL_TERMINATED SIZE_MAX
 
-/* Longest lock name, in bytes of UTF-8. */
+/** Longest lock name, in bytes of UTF-8. */
 #define ADVLOCK_NAME_MAX_BYTES 1024
 
-/* Buffer size that always holds advlock_key_format()'s text and its NUL. */
+/** Buffer size that always holds advlock_key_format()'s text and its NUL. */
 #define ADVLOCK_KEY_TEXT_SIZE 32
 
+/** A bigint key: one int8, as pg_advisory_lock(bigint) takes. */
 ADVLOCK_API advlock_key advlock_key_bigint(int64_t value);
+/** A pair key: two int4, as pg_advisory_lock(int4, int4) takes. */
 ADVLOCK_API advlock_key advlock_key_pair(int32_t k1, int32_t k2);
 
-/*
+/**
  * The frozen advlock scheme: the first 8 bytes of SHA-256("advlock:" + name),
  * big-endian, signed, as a bigint key. In psql:
+ * @code{.sql}
  *   ('x' || left(encode(sha256(convert_to('advlock:' || NAME, 'UTF8')), 'hex'), 16))::bit(64)::bigint
+ * @endcode
  * A name is 1..ADVLOCK_NAME_MAX_BYTES bytes of valid UTF-8 without NUL;
  * anything else gives ADVLOCK_EKEY.
  */
 ADVLOCK_API advlock_status advlock_key_from_name(advlock_key *out, const char *name,
                                                  size_t name_len);
 
-/*
+/**
  * The with_advisory_lock (Ruby gem) scheme, for gradual migrations: the pair
  * (crc32(name) & 0x7fffffff, prefix & 0x7fffffff), where prefix is the gem's
  * WITH_ADVISORY_LOCK_PREFIX (0 when unset). Same name rules as above.
@@ -237,39 +262,45 @@ ADVLOCK_API advlock_status advlock_key_from_name(advlock_key *out, const char *n
 ADVLOCK_API advlock_status advlock_key_from_name_compat(advlock_key *out, const char *name,
                                                         size_t name_len, int64_t prefix);
 
-/*
+/**
  * Parse a key written as text:
+ * @code{.unparsed}
  *   "100:1"             a pair (two int4, decimal)
  *   "-42"               a bigint (decimal)
  *   "name:daily_sales"  the advlock scheme applied to the text after "name:"
+ * @endcode
  * Anything else gives ADVLOCK_EKEY with a message that says what was expected.
  */
 ADVLOCK_API advlock_status advlock_key_parse(advlock_key *out, const char *text, size_t text_len);
 /* (A key keeps no name: lock an advlock_target from advlock_target_parse,
    which keeps it, or MySQL locks "advlock:N" instead of the name.) */
 
-/*
+/**
  * Write the canonical text of a key ("100:1" or "-42") into out, which holds
  * out_size bytes (ADVLOCK_KEY_TEXT_SIZE is always enough). advlock_key_parse
  * reads it back to the same key.
  */
 ADVLOCK_API advlock_status advlock_key_format(char *out, size_t out_size, const advlock_key *key);
 
-/* 1 when both keys name the same lock, 0 otherwise (also when either is NULL
+/** 1 when both keys name the same lock, 0 otherwise (also when either is NULL
    or invalid). */
 ADVLOCK_API int advlock_key_equal(const advlock_key *a, const advlock_key *b);
 
-/* Where the key appears in pg_locks, and back. objsubid other than 1 or 2 is
+/** Where the key appears in pg_locks, and back. objsubid other than 1 or 2 is
    ADVLOCK_EKEY. */
 ADVLOCK_API advlock_status advlock_key_to_pg_locks(advlock_pg_locks_key *out,
                                                    const advlock_key *key);
+/** The key of a pg_locks row (classid, objid, objsubid): the way back. */
 ADVLOCK_API advlock_status advlock_key_from_pg_locks(advlock_key *out,
                                                      const advlock_pg_locks_key *pg);
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Lock targets: what a lock call names                                      */
 /* ------------------------------------------------------------------------ */
-/*
+/**
+ * @defgroup targets Lock targets: what a lock call names
  * A target is a key, and the name it was made from when it has one.
  * PostgreSQL and the local backend lock the key; MySQL and MariaDB lock the
  * name itself, as GET_LOCK('daily_sales') in other programs does, and a
@@ -283,28 +314,35 @@ ADVLOCK_API advlock_status advlock_key_from_pg_locks(advlock_key *out,
  * When name is not NULL the key must be the name's advlock key
  * (advlock_key_from_name): the lock calls refuse anything else with
  * ADVLOCK_EKEY, so a key and a name can never disagree about the lock.
+ * @{
  */
+/** What a lock call names: a key, and the name it was made from when it has
+    one (see above). */
 typedef struct advlock_target {
-    advlock_key key;
-    const char *name; /* NULL: the target has no name */
-    size_t name_len;  /* bytes of name; ADVLOCK_NUL_TERMINATED allowed */
+    advlock_key key;  /**< the lock's key; the name's advlock key when name is set */
+    const char *name; /**< NULL: the target has no name */
+    size_t name_len;  /**< bytes of name; ADVLOCK_NUL_TERMINATED allowed */
 } advlock_target;
 
-/* A target without a name. */
+/** A target without a name. */
 ADVLOCK_API advlock_target advlock_target_of_key(advlock_key key);
 
-/* The target of a lock name: its advlock key, and the name (borrowed: *out
+/** The target of a lock name: its advlock key, and the name (borrowed: *out
    points into name). Same name rules as advlock_key_from_name. */
 ADVLOCK_API advlock_status advlock_target_from_name(advlock_target *out, const char *name, size_t name_len);
 
-/* As advlock_key_parse; "name:TEXT" keeps TEXT as the name (borrowed: *out
+/** As advlock_key_parse; "name:TEXT" keeps TEXT as the name (borrowed: *out
    points into text). */
 ADVLOCK_API advlock_status advlock_target_parse(advlock_target *out, const char *text, size_t text_len);
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Registry: a TOML file that gives each lock a name and a key               */
 /* ------------------------------------------------------------------------ */
-/*
+/**
+ * @defgroup registry Registry: a TOML file that gives each lock a name and a key
+ * @code{.unparsed}
  *   [locks.daily_sales]
  *   key = [100, 1]            # a pair, or a bigint (key = 7001), or absent:
  *                             # then the advlock scheme of the name
@@ -313,120 +351,135 @@ ADVLOCK_API advlock_status advlock_target_parse(advlock_target *out, const char 
  *   [locks.sales_backfill]
  *   key = [100, 1]
  *   shares_with = ["daily_sales"]   # same key on purpose: they exclude each other
+ * @endcode
  *
  * Names are unique ignoring ASCII case, and so are keys unless shares_with
  * says otherwise. Errors are ADVLOCK_EREGISTRY with "file:line: ..." messages.
+ * @{
  */
 
+/** A registry file, loaded (opaque). */
 typedef struct advlock_registry advlock_registry;
+/** One lock of a registry (opaque): borrowed from the registry. */
 typedef struct advlock_registry_entry advlock_registry_entry;
 
-/* Load a registry file. ADVLOCK_EIO when it cannot be read. */
+/** Load a registry file. ADVLOCK_EIO when it cannot be read. */
 ADVLOCK_API advlock_status advlock_registry_open(advlock_registry **out, const char *path);
 
-/* Parse registry text held in memory; origin names it in messages (NULL:
+/** Parse registry text held in memory; origin names it in messages (NULL:
    "<registry>"). */
 ADVLOCK_API advlock_status advlock_registry_parse(advlock_registry **out, const char *text,
                                                   size_t text_len, const char *origin);
 
+/** Free the registry, and with it its entries and their strings. Accepts NULL. */
 ADVLOCK_API void advlock_registry_free(advlock_registry *registry);
 
-/* Number of locks; 0 for NULL. */
+/** Number of locks; 0 for NULL. */
 ADVLOCK_API size_t advlock_registry_count(const advlock_registry *registry);
 
-/* The index-th lock in file order, or NULL when out of range. Entries are
+/** The index-th lock in file order, or NULL when out of range. Entries are
    borrowed from the registry and valid until advlock_registry_free. */
 ADVLOCK_API const advlock_registry_entry *advlock_registry_at(const advlock_registry *registry,
                                                               size_t index);
 
-/* Look a lock up by name (ignoring ASCII case). ADVLOCK_ENOTFOUND when absent;
+/** Look a lock up by name (ignoring ASCII case). ADVLOCK_ENOTFOUND when absent;
    the message suggests a near name. */
 ADVLOCK_API advlock_status advlock_registry_find_name(const advlock_registry_entry **out,
                                                       const advlock_registry *registry,
                                                       const char *name, size_t name_len);
 
-/* Look a lock up by key: the first lock in file order with that key (others
+/** Look a lock up by key: the first lock in file order with that key (others
    may share it through shares_with). ADVLOCK_ENOTFOUND when absent. */
 ADVLOCK_API advlock_status advlock_registry_find_key(const advlock_registry_entry **out,
                                                      const advlock_registry *registry,
                                                      const advlock_key *key);
 
-/* Entry fields. Strings are borrowed from the registry; NULL entry gives NULL
+/** Entry fields. Strings are borrowed from the registry; NULL entry gives NULL
    (strings), ADVLOCK_EINVAL (target) or 0 (line). */
 ADVLOCK_API const char *advlock_registry_entry_name(const advlock_registry_entry *entry);
-/* The entry's target: its key, with the entry's name when the key is the
+/** The entry's target: its key, with the entry's name when the key is the
    name's advlock key (an entry without a key of its own), so that MySQL locks
    the name itself. The name is borrowed from the registry. */
 ADVLOCK_API advlock_status advlock_registry_entry_target(advlock_target *out,
                                                          const advlock_registry_entry *entry);
-/* "" when the entry has no description. */
+/** "" when the entry has no description. */
 ADVLOCK_API const char *advlock_registry_entry_description(const advlock_registry_entry *entry);
-/* Line of the entry's table in the file (1-based). */
+/** Line of the entry's table in the file (1-based). */
 ADVLOCK_API unsigned advlock_registry_entry_line(const advlock_registry_entry *entry);
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Sessions and locks                                                        */
 /* ------------------------------------------------------------------------ */
-/*
+/**
+ * @defgroup sessions Sessions and locks
  * A session is one dedicated database connection that holds locks; nothing
  * else uses it and it is never pooled. A lock handle keeps its session's state
  * alive, so handles may be freed in any order; after advlock_session_close,
  * operations on the session and its locks return ADVLOCK_EMISUSE.
+ * @{
  */
 
+/** A session (opaque): one dedicated connection holding locks. */
 typedef struct advlock_session advlock_session;
+/** A lock handle (opaque): one owner of one lock; keeps its session's state alive. */
 typedef struct advlock_lock advlock_lock;
 
+/** How a lock is held. */
 typedef enum advlock_mode {
-    ADVLOCK_EXCLUSIVE = 0,
-    ADVLOCK_SHARED = 1, /* shared holders exclude exclusive ones, not each other */
-    ADVLOCK_MODE_INT32_ = 0x7FFFFFFF /* not a mode: keeps the enum 32 bits wide */
+    ADVLOCK_EXCLUSIVE = 0, /**< excludes every other holder */
+    ADVLOCK_SHARED = 1, /**< shared holders exclude exclusive ones, not each other */
+    ADVLOCK_MODE_INT32_ = 0x7FFFFFFF /**< not a mode: keeps the enum 32 bits wide */
 } advlock_mode;
 
+/** The version of advlock_session_options this header describes. */
 #define ADVLOCK_SESSION_OPTIONS_VERSION 1
 
-/* Called once when the session's locks are lost. why->status is ADVLOCK_ELOST
+/** Called once when the session's locks are lost. why->status is ADVLOCK_ELOST
    and why->message says what happened; both are valid during the call only.
    It runs on the session's watchdog thread, or on the thread whose call found
    out first; keep it short. It may call advlock functions, including
    advlock_session_close on its own session. */
 typedef void (*advlock_lost_callback)(const advlock_error *why, void *payload);
 
+/** How advlock_session_open() opens a session; fill it with
+    advlock_session_options_init() or ADVLOCK_SESSION_OPTIONS_INIT. */
 typedef struct advlock_session_options {
-    unsigned int version; /* ADVLOCK_SESSION_OPTIONS_VERSION */
-    /* Shown in pg_stat_activity. NULL: the URL's or PGAPPNAME's, else "advlock". */
+    unsigned int version; /**< ADVLOCK_SESSION_OPTIONS_VERSION */
+    /** Shown in pg_stat_activity. NULL: the URL's or PGAPPNAME's, else "advlock". */
     const char *application_name;
-    /* ADVLOCK_SESSION_* bits; 0 by default. */
+    /** ADVLOCK_SESSION_* bits; 0 by default. */
     unsigned flags;
-    /* The watchdog sends a heartbeat after heartbeat_interval_ms without a
+    /** The watchdog sends a heartbeat after heartbeat_interval_ms without a
        round trip and declares the session lost when no answer arrives within
        heartbeat_deadline_ms. 0 means the default (2000 and 3000 ms). Their sum
        must stay below 25000 ms, after which advlock's server settings let the
        server free a silent client's locks: the client must let go first. */
     int32_t heartbeat_interval_ms;
-    int32_t heartbeat_deadline_ms;
-    /* NULL: no callback (advlock_session_check still reports the loss). */
+    int32_t heartbeat_deadline_ms; /**< see heartbeat_interval_ms */
+    /** NULL: no callback (advlock_session_check still reports the loss). */
     advlock_lost_callback on_lost;
-    void *on_lost_payload;
+    void *on_lost_payload; /**< passed to on_lost */
 } advlock_session_options;
 
-/* Accept a hot standby or a read-only server. Locks there exclude only
+/** Accept a hot standby or a read-only server. Locks there exclude only
    sessions on that same server, never jobs on the primary. Without it:
    ADVLOCK_ESTANDBY / ADVLOCK_EREADONLY. */
 #define ADVLOCK_SESSION_ALLOW_STANDBY 0x1u
-/* Accept a connection pooler between client and server (safe only for
+/** Accept a connection pooler between client and server (safe only for
    PgBouncer in session mode). Without it: ADVLOCK_EPOOLER. */
 #define ADVLOCK_SESSION_ALLOW_POOLER 0x2u
 
-/* The defaults, for `advlock_session_options opts = ADVLOCK_SESSION_OPTIONS_INIT;`. */
+/** The defaults, for `advlock_session_options opts = ADVLOCK_SESSION_OPTIONS_INIT;`. */
 #define ADVLOCK_SESSION_OPTIONS_INIT {ADVLOCK_SESSION_OPTIONS_VERSION, NULL, 0u, 0, 0, NULL, NULL}
 
-/* Fill opts with defaults for the given version (pass
+/** Fill opts with defaults for the given version (pass
    ADVLOCK_SESSION_OPTIONS_VERSION). */
 ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options *opts,
                                                         unsigned int version);
 
-/*
+/**
  * Open a session from a postgresql:// URL or a libpq conninfo string ("" uses
  * the PG* environment variables, .pgpass and service files as libpq does).
  * opts may be NULL for the defaults. The URL's own settings win over advlock's
@@ -483,7 +536,7 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
 ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const char *url,
                                                 const advlock_session_options *opts);
 
-/*
+/**
  * End the session: cancel every wait in progress on it (server waits, and
  * waits for another handle of the session), let the calls in progress on
  * other threads return, then close the connection, which releases every lock
@@ -495,12 +548,12 @@ ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const cha
  */
 ADVLOCK_API void advlock_session_close(advlock_session *session);
 
-/* Close the session if still open and free the handle. The last use of the
+/** Close the session if still open and free the handle. The last use of the
    handle: no other thread may be using it or start to. Lock handles keep
    what they need, so they may be freed later. Accepts NULL. */
 ADVLOCK_API void advlock_session_free(advlock_session *session);
 
-/*
+/**
  * Try to take a lock without waiting. ADVLOCK_OK and a new handle in *out,
  * or ADVLOCK_NOT_ACQUIRED with *out = NULL when another session holds it, or
  * another owner on this session.
@@ -519,7 +572,7 @@ ADVLOCK_API void advlock_session_free(advlock_session *session);
 ADVLOCK_API advlock_status advlock_session_try_lock(advlock_lock **out, advlock_session *session,
                                                     const advlock_target *target, advlock_mode mode);
 
-/*
+/**
  * Release the lock now. A second release, or a release after the session was
  * closed, is ADVLOCK_EMISUSE. ADVLOCK_ELOST when the session's locks were lost
  * (the watchdog found out, or the server says the session did not hold this
@@ -528,22 +581,22 @@ ADVLOCK_API advlock_status advlock_session_try_lock(advlock_lock **out, advlock_
  */
 ADVLOCK_API advlock_status advlock_lock_release(advlock_lock *lock);
 
-/* Free the handle, and release the lock if still held. Never blocks: the
+/** Free the handle, and release the lock if still held. Never blocks: the
    release is handed to the session's own thread, which runs it as soon as
    the connection is free (another thread's wait may hold it), so this is safe
    in a garbage collector's finalizer. Errors are dropped: call
    advlock_lock_release first to see them. Accepts NULL. */
 ADVLOCK_API void advlock_lock_free(advlock_lock *lock);
 
-/* A timeout meaning "wait as long as it takes". */
+/** A timeout meaning "wait as long as it takes". */
 #define ADVLOCK_WAIT_FOREVER (-1)
 
-/* The longest timeout_ms a wait accepts, on every backend: 2147483647 ms
+/** The longest timeout_ms a wait accepts, on every backend: 2147483647 ms
    (about 24.8 days), PostgreSQL's lock_timeout being an int of
    milliseconds. Larger values are ADVLOCK_EINVAL. */
 #define ADVLOCK_WAIT_MAX_MS INT64_C(2147483647)
 
-/*
+/**
  * Take a lock, waiting on the server (lock_timeout + pg_advisory_lock: no
  * polling) for up to timeout_ms milliseconds; ADVLOCK_WAIT_FOREVER waits
  * without limit and 0 does not wait at all. Returns ADVLOCK_OK with a handle,
@@ -560,12 +613,12 @@ ADVLOCK_API advlock_status advlock_session_lock(advlock_lock **out, advlock_sess
                                                 const advlock_target *target, advlock_mode mode,
                                                 int64_t timeout_ms);
 
-/* Interrupt every advlock_session_lock() wait in progress on the session (all
+/** Interrupt every advlock_session_lock() wait in progress on the session (all
    threads' waits). Safe from any thread; does nothing when no wait is in
    progress. To end one thread's wait only, give it a cancel token. */
 ADVLOCK_API advlock_status advlock_session_cancel(advlock_session *session);
 
-/*
+/**
  * A cancel token ends the waits it is given, and only those: one thread's
  * interruption (Java's Thread.interrupt, Ruby's Ctrl-C) ends that thread's
  * wait while other threads waiting on the same session go on. Cancelling is
@@ -575,23 +628,27 @@ ADVLOCK_API advlock_status advlock_session_cancel(advlock_session *session);
  */
 typedef struct advlock_cancel_token advlock_cancel_token;
 
+/** A new token, not cancelled; freed with advlock_cancel_token_free. */
 ADVLOCK_API advlock_status advlock_cancel_token_new(advlock_cancel_token **out);
-/* Safe from any thread, at any time, also twice. */
+/** Safe from any thread, at any time, also twice. */
 ADVLOCK_API advlock_status advlock_cancel_token_cancel(advlock_cancel_token *token);
-/* Accepts NULL. Not while a wait that was given the token is still running. */
+/** Accepts NULL. Not while a wait that was given the token is still running. */
 ADVLOCK_API void advlock_cancel_token_free(advlock_cancel_token *token);
 
+/** The version of advlock_lock_options this header describes. */
 #define ADVLOCK_LOCK_OPTIONS_VERSION 1
 
+/** How advlock_session_acquire() takes a lock; fill it with
+    advlock_lock_options_init() or ADVLOCK_LOCK_OPTIONS_INIT. */
 typedef struct advlock_lock_options {
-    unsigned int version; /* ADVLOCK_LOCK_OPTIONS_VERSION */
-    /* How long to wait: 0 (the default) does not wait, as a try;
+    unsigned int version; /**< ADVLOCK_LOCK_OPTIONS_VERSION */
+    /** How long to wait: 0 (the default) does not wait, as a try;
        ADVLOCK_WAIT_FOREVER; at most ADVLOCK_WAIT_MAX_MS. */
     int64_t timeout_ms;
-    unsigned flags; /* ADVLOCK_LOCK_* bits; 0 by default */
-    /* NULL: the wait ends only by its timeout or advlock_session_cancel. */
+    unsigned flags; /**< ADVLOCK_LOCK_* bits; 0 by default */
+    /** NULL: the wait ends only by its timeout or advlock_session_cancel. */
     advlock_cancel_token *cancel;
-    /* Who is calling, for runtimes whose threads are not OS threads (a Java
+    /** Who is calling, for runtimes whose threads are not OS threads (a Java
        virtual thread moves between OS threads, and several share one; green
        threads, tasks): a nonzero id of the binding's, the same for every
        call of one such thread and never reused while its locks live. It
@@ -600,7 +657,7 @@ typedef struct advlock_lock_options {
     uint64_t owner_id;
 } advlock_lock_options;
 
-/* Without it (the default) the handle is its own owner (see
+/** Without it (the default) the handle is its own owner (see
    advlock_session_try_lock). With it, the calling thread's reentrant handles
    on this session are one owner, as with a PostgreSQL session of its own: they
    never conflict with each other, so the thread may take a lock again (each
@@ -609,22 +666,25 @@ typedef struct advlock_lock_options {
    non-reentrant ones of the same thread included. */
 #define ADVLOCK_LOCK_REENTRANT 0x1u
 
-/* The defaults (a try), for `advlock_lock_options opts = ADVLOCK_LOCK_OPTIONS_INIT;`. */
+/** The defaults (a try), for `advlock_lock_options opts = ADVLOCK_LOCK_OPTIONS_INIT;`. */
 #define ADVLOCK_LOCK_OPTIONS_INIT {ADVLOCK_LOCK_OPTIONS_VERSION, 0, 0u, NULL, 0}
 
-/* Fill opts with defaults for the given version (pass ADVLOCK_LOCK_OPTIONS_VERSION). */
+/** Fill opts with defaults for the given version (pass ADVLOCK_LOCK_OPTIONS_VERSION). */
 ADVLOCK_API advlock_status advlock_lock_options_init(advlock_lock_options *opts, unsigned int version);
 
-/* Take a lock as advlock_session_lock does, with options (NULL: the
+/** Take a lock as advlock_session_lock does, with options (NULL: the
    defaults, a try). The outcomes are advlock_session_lock's. */
 ADVLOCK_API advlock_status advlock_session_acquire(advlock_lock **out, advlock_session *session,
                                                    const advlock_target *target, advlock_mode mode,
                                                    const advlock_lock_options *opts);
 
+/** @} */
+
 /* ------------------------------------------------------------------------ */
 /* Knowing the locks are still held                                          */
 /* ------------------------------------------------------------------------ */
-/*
+/**
+ * @defgroup loss Knowing the locks are still held
  * Each session has a watchdog thread. Without any call from you it notices
  * within milliseconds when the server ends the session (terminate, shutdown,
  * idle timeouts, a crash of another backend) and within heartbeat interval +
@@ -634,9 +694,10 @@ ADVLOCK_API advlock_status advlock_session_acquire(advlock_lock **out, advlock_s
  * callback fires once, and every later call on the session or its locks
  * returns ADVLOCK_ELOST. advlock never reconnects and re-takes a lock by
  * itself: a new lock needs a new session.
+ * @{
  */
 
-/* Set or replace the lost callback (see advlock_lost_callback). If the loss
+/** Set or replace the lost callback (see advlock_lost_callback). If the loss
    already happened and no callback fired yet, it fires now on this thread.
    payload must stay valid until the session is closed: the watchdog may call
    the callback at any moment before that. */
@@ -644,11 +705,11 @@ ADVLOCK_API advlock_status advlock_session_set_lost_callback(advlock_session *se
                                                              advlock_lost_callback on_lost,
                                                              void *payload);
 
-/* No round trip: ADVLOCK_OK while no loss is known, ADVLOCK_ELOST after one,
+/** No round trip: ADVLOCK_OK while no loss is known, ADVLOCK_ELOST after one,
    ADVLOCK_EMISUSE after close. Cheap enough to call in every loop of a job. */
 ADVLOCK_API advlock_status advlock_session_check(const advlock_session *session);
 
-/* Block until the session's locks are lost (ADVLOCK_ELOST, and the last error
+/** Block until the session's locks are lost (ADVLOCK_ELOST, and the last error
    says why), the session is closed (ADVLOCK_EMISUSE), or timeout_ms passes
    (ADVLOCK_OK: nothing known lost; ADVLOCK_WAIT_FOREVER waits without limit,
    0 answers at once as advlock_session_check). Holds no connection while it
@@ -656,84 +717,94 @@ ADVLOCK_API advlock_status advlock_session_check(const advlock_session *session)
    so that nothing calls into a language runtime from advlock's threads. */
 ADVLOCK_API advlock_status advlock_session_wait_lost(advlock_session *session, int64_t timeout_ms);
 
-/* A file descriptor that becomes readable once the session's locks are lost
+/** A file descriptor that becomes readable once the session's locks are lost
    or the session is closed, and then stays readable: wait for it with poll,
    select, epoll, asyncio's add_reader or Ruby's IO.select, then call
    advlock_session_check. Never read from it or close it; it stays open until
    the session and its locks are all freed. Close-on-exec. */
 ADVLOCK_API advlock_status advlock_session_loss_fd(int *out, advlock_session *session);
 
-/* One round trip whose cost does not grow with the locks on the server:
+/** One round trip whose cost does not grow with the locks on the server:
    proves the session is still the one that took its locks. */
 ADVLOCK_API advlock_status advlock_session_verify(advlock_session *session);
 
-/* As advlock_session_check, for one lock: also ADVLOCK_EMISUSE once released. */
+/** As advlock_session_check, for one lock: also ADVLOCK_EMISUSE once released. */
 ADVLOCK_API advlock_status advlock_lock_check(const advlock_lock *lock);
 
-/* As advlock_session_verify; with ADVLOCK_VERIFY_STRICT it also asks the
+/** As advlock_session_verify; with ADVLOCK_VERIFY_STRICT it also asks the
    server's lock table (pg_locks) whether this session holds this key in this
    mode, which costs more when the server holds many locks. */
 ADVLOCK_API advlock_status advlock_lock_verify(advlock_lock *lock, unsigned flags);
 
+/** A flag of advlock_lock_verify(): also ask the server's lock table. */
 #define ADVLOCK_VERIFY_STRICT 0x1u
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Run ledger: "once per period", not only "not twice at once"               */
 /* ------------------------------------------------------------------------ */
-/*
+/**
+ * @defgroup ledger Run ledger: "once per period", not only "not twice at once"
  * A table (advlock_sql_ledger prints its CREATE TABLE) recording that a job
  * completed in a period: "hour", "day", "week" or "month", truncated in the
  * session's TimeZone. Use it on the session that holds the job's lock, so two
  * hosts cannot both find the period empty. A missing table is
  * ADVLOCK_EUNSUPPORTED with how to create it; so is the local backend.
+ * @{
  */
 
-/* *out: when the job completed in the current period (unix microseconds), or 0. */
+/** *out: when the job completed in the current period (unix microseconds), or 0. */
 ADVLOCK_API advlock_status advlock_session_ledger_completed(int64_t *out, advlock_session *session,
                                                             const char *job, const char *period);
-/* Record that the job completed in the current period (host may be NULL). */
+/** Record that the job completed in the current period (host may be NULL). */
 ADVLOCK_API advlock_status advlock_session_ledger_record(advlock_session *session, const char *job,
                                                          const char *period, const char *host);
-/* The ledger's CREATE TABLE statement; *out is released with advlock_free. */
+/** The ledger's CREATE TABLE statement; *out is released with advlock_free. */
 ADVLOCK_API advlock_status advlock_sql_ledger(char **out);
 
-/* The server's id for the session: pg_backend_pid() on PostgreSQL, the 64-bit
+/** The server's id for the session: pg_backend_pid() on PostgreSQL, the 64-bit
    CONNECTION_ID() on MySQL/MariaDB, the process id for the local backend. */
 ADVLOCK_API advlock_status advlock_session_server_id(int64_t *out, const advlock_session *session);
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Holders: who holds or waits for which lock                                */
 /* ------------------------------------------------------------------------ */
+/** @defgroup holders Holders: who holds or waits for which lock
+ * @{ */
 
-/* One row of pg_locks for an advisory lock, with what pg_stat_activity tells
+/** One row of pg_locks for an advisory lock, with what pg_stat_activity tells
    about its session. Owned by its advlock_holders list; fields may be appended. */
 typedef struct advlock_holder {
-    /* The lock: on MySQL a name lock's target has its name. */
+    /** The lock: on MySQL a name lock's target has its name. */
     advlock_target target;
-    const char *lock_name; /* the registry's name for the key, or NULL; on MySQL,
+    const char *lock_name; /**< the registry's name for the key, or NULL; on MySQL,
                               else the lock's name on the server (scope left out,
                               "advlock:K1:K2" for a key) */
-    advlock_mode mode;
-    unsigned flags;        /* ADVLOCK_HOLDER_* bits */
-    int64_t server_id;     /* the holder's advlock_session_server_id; 0 for a
+    advlock_mode mode; /**< the mode held or waited for */
+    unsigned flags;        /**< ADVLOCK_HOLDER_* bits */
+    int64_t server_id;     /**< the holder's advlock_session_server_id; 0 for a
                               prepared transaction */
-    /* NULL when the server hides them from this role (details_hidden), and
+    /** NULL when the server hides them from this role (details_hidden), and
        client_addr also for clients on a Unix socket. */
     const char *user;
-    const char *application_name;
-    const char *client_addr;
-    const char *client_hostname;
-    int64_t backend_start_unix_us; /* the holder's connection start; 0 when hidden */
-    int64_t wait_start_unix_us;    /* for waiters on PostgreSQL 14+; 0 otherwise */
+    const char *application_name; /**< the holder's application_name; NULL when hidden */
+    const char *client_addr; /**< its client's address; NULL when hidden or on a Unix socket */
+    const char *client_hostname; /**< its client's host name; NULL when hidden or unknown */
+    int64_t backend_start_unix_us; /**< the holder's connection start; 0 when hidden */
+    int64_t wait_start_unix_us;    /**< for waiters on PostgreSQL 14+; 0 otherwise */
 } advlock_holder;
 
-#define ADVLOCK_HOLDER_GRANTED 0x1u        /* holds the lock; else waits for it */
-#define ADVLOCK_HOLDER_SELF 0x2u           /* the session that asked */
-#define ADVLOCK_HOLDER_DETAILS_HIDDEN 0x4u /* grant pg_read_all_stats (pg_monitor) to see more */
+#define ADVLOCK_HOLDER_GRANTED 0x1u        /**< holds the lock; else waits for it */
+#define ADVLOCK_HOLDER_SELF 0x2u           /**< the session that asked */
+#define ADVLOCK_HOLDER_DETAILS_HIDDEN 0x4u /**< grant pg_read_all_stats (pg_monitor) to see more */
 
+/** A list of holders and waiters (opaque), from advlock_session_holders(). */
 typedef struct advlock_holders advlock_holders;
 
-/*
+/**
  * List the holders of and waiters for advisory locks in the session's
  * database, read from pg_locks and pg_stat_activity: never by taking a lock.
  * registry (may be NULL) names the keys it knows; only (may be NULL)
@@ -742,59 +813,70 @@ typedef struct advlock_holders advlock_holders;
 ADVLOCK_API advlock_status advlock_session_holders(advlock_holders **out, advlock_session *session,
                                                    const advlock_registry *registry,
                                                    const advlock_target *only);
-/* What the server could not show, or NULL when the list is complete (always
+/** What the server could not show, or NULL when the list is complete (always
    NULL on PostgreSQL). MariaDB lists no waiters, and without its
    metadata_lock_info plugin only the registry's locks and the asked one.
    Valid until advlock_holders_free. */
 ADVLOCK_API const char *advlock_holders_note(const advlock_holders *holders);
+/** The number of rows. */
 ADVLOCK_API size_t advlock_holders_count(const advlock_holders *holders);
-/* The index-th row, or NULL when out of range; valid until advlock_holders_free. */
+/** The index-th row, or NULL when out of range; valid until advlock_holders_free. */
 ADVLOCK_API const advlock_holder *advlock_holders_at(const advlock_holders *holders, size_t index);
+/** Free the list and its rows. Accepts NULL. */
 ADVLOCK_API void advlock_holders_free(advlock_holders *holders);
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /* Transaction-scoped locks on your own connection                           */
 /* ------------------------------------------------------------------------ */
-/*
+/**
+ * @defgroup xact Transaction-scoped locks on your own connection
  * The lock joins the caller's transaction on the caller's own libpq connection
  * and ends with it (COMMIT or ROLLBACK): the work and the lock cannot part
  * ways. conn must be inside a transaction block (after BEGIN); otherwise
  * ADVLOCK_EMISUSE, because the lock would end with the statement.
+ * @{
  */
 
 struct pg_conn; /* libpq's PGconn */
 
-/* ADVLOCK_OK: held until the transaction ends; ADVLOCK_NOT_ACQUIRED: held elsewhere. */
+/** ADVLOCK_OK: held until the transaction ends; ADVLOCK_NOT_ACQUIRED: held elsewhere. */
 ADVLOCK_API advlock_status advlock_xact_try_lock(struct pg_conn *conn, const advlock_key *key,
                                                  advlock_mode mode);
 
-/* Wait up to timeout_ms (ADVLOCK_WAIT_FOREVER, or 0 to try) inside a savepoint:
+/** Wait up to timeout_ms (ADVLOCK_WAIT_FOREVER, or 0 to try) inside a savepoint:
    on ADVLOCK_NOT_ACQUIRED the transaction is still usable, and the
    transaction's lock_timeout is left as it was. */
 ADVLOCK_API advlock_status advlock_xact_lock(struct pg_conn *conn, const advlock_key *key,
                                              advlock_mode mode, int64_t timeout_ms);
 
+/** @} */
+
 /* ------------------------------------------------------------------------ */
 /* SQL for other drivers (JDBC, ActiveRecord, psycopg...)                    */
 /* ------------------------------------------------------------------------ */
+/** @defgroup sql SQL for other drivers (JDBC, ActiveRecord, psycopg...)
+ * @{ */
 
+/** Which statement advlock_sql() writes. */
 typedef enum advlock_sql_kind {
-    ADVLOCK_SQL_TRY_LOCK = 0,      /* boolean: t acquired, f held elsewhere */
-    ADVLOCK_SQL_LOCK = 1,          /* waits; bound it with SET LOCAL lock_timeout */
-    ADVLOCK_SQL_UNLOCK = 2,        /* boolean: f means the lock had been lost */
-    ADVLOCK_SQL_TRY_XACT_LOCK = 3, /* boolean; run inside the transaction */
-    ADVLOCK_SQL_XACT_LOCK = 4,     /* waits; run inside the transaction */
-    ADVLOCK_SQL_KIND_INT32_ = 0x7FFFFFFF /* not a kind: keeps the enum 32 bits wide */
+    ADVLOCK_SQL_TRY_LOCK = 0,      /**< boolean: t acquired, f held elsewhere */
+    ADVLOCK_SQL_LOCK = 1,          /**< waits; bound it with SET LOCAL lock_timeout */
+    ADVLOCK_SQL_UNLOCK = 2,        /**< boolean: f means the lock had been lost */
+    ADVLOCK_SQL_TRY_XACT_LOCK = 3, /**< boolean; run inside the transaction */
+    ADVLOCK_SQL_XACT_LOCK = 4,     /**< waits; run inside the transaction */
+    ADVLOCK_SQL_KIND_INT32_ = 0x7FFFFFFF /**< not a kind: keeps the enum 32 bits wide */
 } advlock_sql_kind;
 
-/* Buffer size that always holds advlock_sql()'s text and its NUL. */
+/** Buffer size that always holds advlock_sql()'s text and its NUL. */
 #define ADVLOCK_SQL_TEXT_SIZE 128
 
-/* The statement for a key and mode, e.g. "SELECT pg_try_advisory_xact_lock(100, 1)". */
+/** The statement for a key and mode, e.g. "SELECT pg_try_advisory_xact_lock(100, 1)". */
 ADVLOCK_API advlock_status advlock_sql(char *out, size_t out_size, advlock_sql_kind kind,
                                        const advlock_key *key, advlock_mode mode);
 
-/*
+/**
  * A timed wait for a transaction-scoped lock through another driver, the
  * sequence advlock_xact_lock runs on a PGconn, one statement a step. Inside
  * the caller's transaction run, in this order:
@@ -820,51 +902,55 @@ typedef enum advlock_xact_wait_step {
     ADVLOCK_XACT_WAIT_RESTORE_TIMEOUT = 3,
     ADVLOCK_XACT_WAIT_RELEASE = 4,
     ADVLOCK_XACT_WAIT_ROLLBACK = 5,
-    ADVLOCK_XACT_WAIT_STEP_INT32_ = 0x7FFFFFFF /* not a step: keeps the enum 32 bits wide */
+    ADVLOCK_XACT_WAIT_STEP_INT32_ = 0x7FFFFFFF /**< not a step: keeps the enum 32 bits wide */
 } advlock_xact_wait_step;
 
+/** The statement of one step of the timed wait above, for a key and mode. */
 ADVLOCK_API advlock_status advlock_xact_wait_sql(char **out, advlock_xact_wait_step step, const advlock_key *key,
                                                  advlock_mode mode, int64_t timeout_ms,
                                                  const char *saved_lock_timeout);
 
-/* What a server error with this SQLSTATE means, as advlock's own sessions map
+/** What a server error with this SQLSTATE means, as advlock's own sessions map
    it, for errors another driver reports: ADVLOCK_NOT_ACQUIRED (55P03, a
    lock_timeout ran out), ADVLOCK_EDEADLOCK (40P01), ADVLOCK_EPERMISSION (42501),
    ADVLOCK_ECANCELED (57014), ADVLOCK_ECAPACITY (53200), ADVLOCK_ECONNECT
    (class 08), ADVLOCK_ESERVER for any other, and for NULL. */
 ADVLOCK_API advlock_status advlock_status_from_sqlstate(const char *sqlstate);
 
-/* Release a string advlock allocated for the caller. Accepts NULL. */
+/** Release a string advlock allocated for the caller. Accepts NULL. */
 ADVLOCK_API void advlock_free(void *pointer);
 
-/* text_len bytes of text (ADVLOCK_NUL_TERMINATED allowed) made safe to print
+/** text_len bytes of text (ADVLOCK_NUL_TERMINATED allowed) made safe to print
    on a terminal: at most max_bytes of it, followed by "..." when cut (never
    inside a character); control characters and bytes that are not UTF-8 as
-   \xNN, C1 controls and bidirectional overrides as \u{XXXX}. What advlock's
+   `\xNN`, C1 controls and bidirectional overrides as `\u{XXXX}`. What advlock's
    own messages do with the input they quote, for text a program prints
    itself (lock names, holders' application and process names). *out is
    released with advlock_free. */
 ADVLOCK_API advlock_status advlock_text_printable(char **out, const char *text, size_t text_len,
                                                   size_t max_bytes);
 
-/* The psql expression computing the advlock key of a name (the name written
+/** The psql expression computing the advlock key of a name (the name written
    as a string literal), e.g. for `SELECT <expr>;`. Same name rules as
    advlock_key_from_name. *out is released with advlock_free. */
 ADVLOCK_API advlock_status advlock_key_name_sql(char **out, const char *name, size_t name_len);
 
-/* REVOKE (flags 0) or GRANT (ADVLOCK_SQL_GRANT) EXECUTE statements for every
+/** REVOKE (flags 0) or GRANT (ADVLOCK_SQL_GRANT) EXECUTE statements for every
    advisory-lock function signature, one statement a line, naming role ("PUBLIC"
    for everyone; other names are quoted as identifiers, at most 63 bytes).
    *out is released with advlock_free. */
 ADVLOCK_API advlock_status advlock_sql_privileges(char **out, const char *role, unsigned flags);
 
+/** A flag of advlock_sql_privileges(): GRANT instead of REVOKE. */
 #define ADVLOCK_SQL_GRANT 0x1u
 
-/* What a boolean answer of that statement means: ADVLOCK_OK, ADVLOCK_NOT_ACQUIRED
+/** What a boolean answer of that statement means: ADVLOCK_OK, ADVLOCK_NOT_ACQUIRED
    (a try that found the lock held), ADVLOCK_ELOST (an unlock that returned
    false), or ADVLOCK_EINVAL for kinds that return no boolean. */
 ADVLOCK_API advlock_status advlock_sql_result(advlock_sql_kind kind, const advlock_key *key,
                                               int boolean_result);
+
+/** @} */
 
 #ifdef __cplusplus
 } /* extern "C" */
