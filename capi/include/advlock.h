@@ -543,8 +543,12 @@ ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const cha
  * of the session on the server. Safe from any thread, at any time, and more
  * than once (later calls do nothing); a session whose locks were lost may be
  * closed too. Afterwards every call on the session and its locks returns
- * ADVLOCK_EMISUSE, and advlock_session_wait_lost returns. The handle stays
- * valid until advlock_session_free. Accepts NULL.
+ * ADVLOCK_EMISUSE (advlock_session_wait_lost too, at once), except three that
+ * only tell about the session: advlock_session_cancel (nothing is left to
+ * end: ADVLOCK_OK, so an interrupt racing a close is harmless),
+ * advlock_session_server_id (the id it had) and advlock_session_loss_fd
+ * (readable from then on). The handle stays valid until advlock_session_free.
+ * Accepts NULL.
  */
 ADVLOCK_API void advlock_session_close(advlock_session *session);
 
