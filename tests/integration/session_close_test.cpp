@@ -91,7 +91,7 @@ protected:
 };
 
 INSTANTIATE_TEST_SUITE_P(Each, SessionCloseOn, ::testing::Values("postgres", "local"),
-                         [](const ::testing::TestParamInfo<std::string> &info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string> &backend) { return backend.param; });
 
 }  // namespace
 
