@@ -101,7 +101,7 @@ TEST(HeldLockDestructor, AnotherOwnerTakingTheLockBeforeTheReleaseRanKeepsIt) {
     EXPECT_EQ(advlock::test::pg_lock_row(psql, pid, a.bigint_value()), "none") << "release() is synchronous";
 }
 
-TEST(HeldLockDestructor, AfterCloseOrLossNothingIsLeftToRelease) {
+TEST(HeldLockDestructor, AfterCloseNothingIsLeftToRelease) {
     auto session = PgSession::open(advlock::test::postgres_url(), {});
     std::unique_ptr<HeldLock> unreleased = held(session, test_key(5));
     session->close();
