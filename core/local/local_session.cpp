@@ -78,6 +78,7 @@ void LocalSession::close_connection() noexcept {
     std::lock_guard<std::mutex> guard(mutex_);  // calls in progress leave the files first
     for (auto &[key, held] : held_) ::close(held.file.fd);  // closing releases the flock
     held_.clear();
+    holds_.clear();
 }
 
 int LocalSession::server_session_id() const { return static_cast<int>(::getpid()); }
@@ -134,7 +135,7 @@ bool LocalSession::attempt_locked(const Key &key, LockMode mode) {
             throw Unsupported(describe("lock", key, mode) + ": this session holds the key in the other mode, and "
                                                             "the local backend cannot hold one key in both modes");
         }
-        ++it->second.count;
+        holds_.add(key, mode);
         return true;
     }
     const std::string name = lock_file_name(key);
@@ -153,7 +154,8 @@ bool LocalSession::attempt_locked(const Key &key, LockMode mode) {
                 held_since_ = std::chrono::steady_clock::now();
                 watchdog_.signals().wake();  // it looks more often while it has no inotify yet
             }
-            held_.emplace(key, Held{file, mode, 1});
+            held_.emplace(key, Held{file, mode});
+            holds_.add(key, mode);
             return true;
         }
         ::close(file.fd);
@@ -172,16 +174,9 @@ bool LocalSession::try_lock(const LockTarget &target, LockMode mode) {
 bool LocalSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms,
                         const CancelToken *cancel) {
     const Key &key = target.key();
-    {
-        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        cancel_requested_ = false;
-    }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
-    const CancelToken::Watch watch(cancel, [this] {
-        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        wait_cv_.notify_all();
-    });
-    const auto cancelled = [&] { return cancel_requested_ || (cancel && cancel->cancelled()); };
+    const WaitCancelled cancelled(*this, cancel);
+    ServerWaits::Wait wait(waits_, cancelled, cancel);
     for (;;) {
         {
             Call scope(*this);
@@ -189,17 +184,11 @@ bool LocalSession::lock(const LockTarget &target, LockMode mode, long long timeo
             if (attempt_locked(key, mode)) return true;
         }
         if (timeout_ms >= 0 && std::chrono::steady_clock::now() >= deadline) return false;
-        std::unique_lock<std::mutex> wait_lock(wait_mutex_);
-        wait_cv_.wait_for(wait_lock, kPollInterval, cancelled);
-        if (cancelled()) throw_wait_ended(describe("lock", key, mode), ": the wait was cancelled");
+        if (wait.pause(kPollInterval)) throw_wait_ended(describe("lock", key, mode), ": the wait was cancelled");
     }
 }
 
-void LocalSession::cancel_server_wait() {
-    std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-    cancel_requested_ = true;
-    wait_cv_.notify_all();
-}
+void LocalSession::cancel_server_wait() { waits_.interrupt(); }
 
 void LocalSession::unlock(const LockTarget &target, LockMode mode) {
     const Key &key = target.key();
@@ -210,7 +199,7 @@ void LocalSession::unlock(const LockTarget &target, LockMode mode) {
         throw Misuse(describe("unlock", key, mode) + ": this session does not hold that lock in that mode");
     }
     check_files_locked();
-    if (--it->second.count > 0) return;
+    if (holds_.remove(key, mode) > 0) return;
     ::close(it->second.file.fd);
     held_.erase(it);
 }
@@ -220,7 +209,7 @@ void LocalSession::unlock_soon(const LockTarget &target, LockMode mode) noexcept
     std::lock_guard<std::mutex> guard(mutex_);
     if (is_closed()) return;
     const auto it = held_.find(target.key());
-    if (it == held_.end() || it->second.mode != mode || --it->second.count > 0) return;
+    if (it == held_.end() || it->second.mode != mode || holds_.remove(target.key(), mode) > 0) return;
     ::close(it->second.file.fd);
     held_.erase(it);
 }

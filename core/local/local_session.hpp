@@ -9,7 +9,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,7 +16,9 @@
 
 #include "local/local_lock_directory.hpp"
 #include "local/lock_file.hpp"
+#include "session/hold_counts.hpp"
 #include "session/lock_session.hpp"
+#include "session/server_waits.hpp"
 #include "session/watch_loop.hpp"
 
 namespace advlock::core {
@@ -51,10 +52,10 @@ public:
 private:
     void cancel_server_wait() override;
     void close_connection() noexcept override;
+    // The file of a held key, in its one mode (acquisitions: holds_).
     struct Held {
         LockFile file;
         LockMode mode;
-        int count;
     };
 
     class Call;
@@ -77,12 +78,11 @@ private:
     const int heartbeat_interval_ms_;
     mutable std::mutex mutex_;
     std::unordered_map<Key, Held, KeyHash> held_;
+    HoldCounts<Key, KeyHash> holds_;
     std::chrono::steady_clock::time_point held_since_;  // when held_ last became non-empty
     WatchdogThread watchdog_;
 
-    std::mutex wait_mutex_;
-    std::condition_variable wait_cv_;
-    bool cancel_requested_ = false;
+    ServerWaits waits_;  // polled waits, cancel() and tokens meet here
 };
 
 }  // namespace advlock::core

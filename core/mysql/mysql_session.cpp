@@ -43,7 +43,8 @@ MysqlSession::MysqlSession(MysqlConnection connection, const MysqlSessionOptions
     : connection_(std::move(connection)),
       connection_id_(connection_.connection_id()),
       heartbeat_interval_(options.heartbeat_interval_ms),
-      heartbeat_deadline_(options.heartbeat_deadline_ms) {}
+      heartbeat_deadline_(options.heartbeat_deadline_ms),
+      server_waits_([this] { connection_.kill_running_statement(); }) {}
 
 std::shared_ptr<MysqlSession> MysqlSession::open(const std::string &url, const MysqlSessionOptions &options) {
     validate_heartbeat(options.heartbeat_interval_ms, options.heartbeat_deadline_ms,
@@ -98,10 +99,7 @@ void MysqlSession::require_usable(const char *doing, const LockTarget *target, L
 
 void MysqlSession::check() const { require_usable("check", nullptr, LockMode::Exclusive); }
 
-int MysqlSession::count_locked(const std::string &name) const {
-    const auto it = holds_.find(name);
-    return it == holds_.end() ? 0 : it->second;
-}
+
 
 void MysqlSession::fail(const std::string &doing) {
     MYSQL *mysql = connection_.get();
@@ -123,7 +121,7 @@ bool MysqlSession::get_lock_locked(const std::string &name, const char *seconds,
                                    const char *doing) {
     const std::optional<std::string> granted = value_of(call_sql("GET_LOCK", connection_.literal(name), seconds), doing, target);
     if (granted && *granted == "1") {
-        ++holds_[name];
+        holds_.add(name, LockMode::Exclusive);
         return true;
     }
     if (!granted) {
@@ -165,9 +163,9 @@ void MysqlSession::run_pending_unlocks_locked() noexcept {
 
 void MysqlSession::unlock_locked(const LockTarget &target) {
     const std::string name = mysql_lock_name_of(target);
-    const auto it = holds_.find(name);
-    if (it == holds_.end()) throw Misuse(described("unlock", &target) + ": this session does not hold that lock");
-    if (--it->second == 0) holds_.erase(it);
+    if (holds_.remove(name, LockMode::Exclusive) < 0) {
+        throw Misuse(described("unlock", &target) + ": this session does not hold that lock");
+    }
     const std::optional<std::string> released = value_of(call_sql("RELEASE_LOCK", connection_.literal(name)), "unlock", target);
     if (released && *released == "1") return;
     declare_lost("the server says the session no longer held lock " + quoted(name) +
@@ -187,17 +185,14 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
     require_usable("lock", &target, mode);
     timeout_ms = remaining_ms(timeout_ms, started);
     const std::string name = mysql_lock_name_of(target);
-    {
-        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        cancel_requested_ = false;
-    }
     // Re-entry is granted without a wait (and counted by the server, as ours).
-    if (timeout_ms == 0 || count_locked(name) > 0) return get_lock_locked(name, "0", target, "lock");
+    if (timeout_ms == 0 || holds_.count(name, LockMode::Exclusive) > 0) {
+        return get_lock_locked(name, "0", target, "lock");
+    }
 
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    // The token cancels this wait's statements; it stops watching before the
-    // next user of the connection can start one.
-    const CancelToken::Watch watch(cancel, [this] { cancel_server_wait(); });
+    // Ends before the next user of the connection can start a statement.
+    ServerWaits::Wait wait(server_waits_, cancelled_meanwhile, cancel);
     for (;;) {
         long long wait_ms = kLongestWaitMs;
         if (timeout_ms > 0) {
@@ -206,13 +201,9 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
             if (wait_ms <= 0) return get_lock_locked(name, "0", target, "lock");  // the time ran out: one last try
             wait_ms = std::min(wait_ms, kLongestWaitMs);
         }
-        {
-            std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-            if (cancel_requested_ || cancelled_meanwhile()) {
-                throw_wait_ended(described("lock", &target), ": cancelled before the wait began");
-            }
-            waiting_ = true;
-        }
+        // GET_LOCK is sent right after: a KILL QUERY that comes first is
+        // caught by the check after it.
+        if (!wait.begin()) throw_wait_ended(described("lock", &target), ": cancelled before the wait began");
         bool granted = false;
         std::exception_ptr failure;
         try {
@@ -220,14 +211,7 @@ bool MysqlSession::lock(const LockTarget &target, LockMode mode, long long timeo
         } catch (...) {
             failure = std::current_exception();
         }
-        bool cancelled = false;
-        {
-            // Waits for a cancel() in flight: once it returns, its KILL QUERY
-            // has reached the server, and cannot hit a later statement.
-            std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-            waiting_ = false;
-            cancelled = cancel_requested_ || cancelled_meanwhile();
-        }
+        const bool cancelled = wait.end();
         if (granted) return true;  // a grant beats a cancel that came too late to stop it
         if (cancelled) throw_wait_ended(described("lock", &target), ": the wait was cancelled");
         if (failure) std::rethrow_exception(failure);
@@ -243,11 +227,7 @@ std::string MysqlSession::owner_key(const LockTarget &target) const {
     return name;
 }
 
-void MysqlSession::cancel_server_wait() {
-    std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-    cancel_requested_ = true;
-    if (waiting_) connection_.kill_running_statement();
-}
+void MysqlSession::cancel_server_wait() { server_waits_.interrupt(); }
 
 HolderList MysqlSession::holders(const Registry *registry, const std::optional<LockTarget> &only) {
     Call scope(*this);
@@ -272,7 +252,7 @@ void MysqlSession::verify_held(const LockTarget &target, LockMode mode) {
     Call scope(*this);
     require_usable("verify", &target, mode);
     const std::string name = mysql_lock_name_of(target);
-    if (count_locked(name) == 0) throw Misuse(described("verify", &target) + ": this session does not hold that lock");
+    if (holds_.count(name, LockMode::Exclusive) == 0) throw Misuse(described("verify", &target) + ": this session does not hold that lock");
     const std::optional<std::string> mine =
         value_of("SELECT IS_USED_LOCK(" + connection_.literal(name) + ") = CONNECTION_ID()", "verify", target);
     if (mine && *mine == "1") return;

@@ -17,12 +17,13 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_map>
 
 #include "mysql/mysql_connection.hpp"
+#include "session/hold_counts.hpp"
 #include "session/lock_session.hpp"
 #include "session/loss_state.hpp"
 #include "session/pending_unlocks.hpp"
+#include "session/server_waits.hpp"
 #include "session/watch_loop.hpp"
 
 namespace advlock::core {
@@ -80,7 +81,6 @@ private:
     bool get_lock_locked(const std::string &name, const char *seconds, const LockTarget &target, const char *doing);
     // A failed statement: LockLost when the connection is gone, else the mapped error.
     [[noreturn]] void fail(const std::string &doing);
-    int count_locked(const std::string &name) const;
     // One release, as PgSession's. Caller holds mutex_.
     void unlock_locked(const LockTarget &target);
     // The releases unlock_soon left (PendingUnlocks). Caller holds mutex_.
@@ -97,13 +97,10 @@ private:
     MysqlConnection connection_;
     const unsigned long connection_id_;
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
-    std::unordered_map<std::string, int> holds_;  // acquisitions by lock name
+    HoldCounts<std::string> holds_;  // by lock name, always exclusive
     PendingUnlocks pending_unlocks_;
 
-    // cancel() and lock() meet here; never held while waiting for mutex_.
-    std::mutex wait_mutex_;
-    bool waiting_ = false;
-    bool cancel_requested_ = false;
+    ServerWaits server_waits_;  // cancel() and lock() meet here
 
     WatchdogThread watchdog_;
 };

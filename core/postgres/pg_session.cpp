@@ -84,7 +84,8 @@ PgSession::PgSession(PgConnection connection, const PgSessionOptions &options)
     : connection_(std::move(connection)),
       identity_(connection_.identity()),
       heartbeat_interval_(options.heartbeat_interval_ms),
-      heartbeat_deadline_(options.heartbeat_deadline_ms) {}
+      heartbeat_deadline_(options.heartbeat_deadline_ms),
+      server_waits_([this] { connection_.cancel_running_statement(nullptr); }) {}
 
 std::shared_ptr<PgSession> PgSession::open(const std::string &url, const PgSessionOptions &options) {
     validate(options);
@@ -99,20 +100,13 @@ void PgSession::close_connection() noexcept {
     watchdog_.stop();
     std::lock_guard<std::mutex> guard(mutex_);  // calls in progress leave the connection first
     connection_.close();
-    holds_[0].clear();
-    holds_[1].clear();
+    holds_.clear();
     pending_unlocks_.take();  // closing released them
 }
 
 int PgSession::hold_count(const Key &key, LockMode mode) const {
     std::lock_guard<std::mutex> guard(mutex_);
-    return count_locked(key, mode);
-}
-
-int PgSession::count_locked(const Key &key, LockMode mode) const {
-    const auto &holds = holds_[mode_index(mode)];
-    const auto it = holds.find(key);
-    return it == holds.end() ? 0 : it->second;
+    return holds_.count(key, mode);
 }
 
 void PgSession::require_usable(const char *doing, const Key *key) const {
@@ -154,7 +148,7 @@ bool PgSession::try_lock(const LockTarget &target, LockMode mode) {
 
 bool PgSession::try_lock_locked(const Key &key, LockMode mode) {
     if (!call(LockFunction::TryLock, key, mode)) return false;
-    ++holds_[mode_index(mode)][key];
+    holds_.add(key, mode);
     return true;
 }
 
@@ -184,12 +178,9 @@ void PgSession::run_pending_unlocks_locked() noexcept {
 }
 
 void PgSession::unlock_locked(const Key &key, LockMode mode) {
-    auto &holds = holds_[mode_index(mode)];
-    const auto it = holds.find(key);
-    if (it == holds.end()) {
+    if (holds_.remove(key, mode) < 0) {
         throw Misuse(describe("unlock", key, mode) + ": this session does not hold that lock in that mode");
     }
-    if (--it->second == 0) holds.erase(it);
     if (!call(LockFunction::Unlock, key, mode)) {
         declare_lost("the server says the session no longer held lock " + format_key(key) +
                      ": it was released behind advlock's back (pg_advisory_unlock_all or DISCARD ALL on the "
@@ -207,45 +198,31 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     Call scope(*this, std::move(*connection));
     require_lock_rights("lock", key);
     timeout_ms = remaining_ms(timeout_ms, started);
-    {
-        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        cancel_requested_ = false;
-    }
     // A lock this session already holds in this mode is granted without a
     // wait, and a try keeps the reconciliation below unambiguous.
-    if (timeout_ms == 0 || count_locked(key, mode) > 0) return try_lock_locked(key, mode);
+    if (timeout_ms == 0 || holds_.count(key, mode) > 0) return try_lock_locked(key, mode);
 
     PGconn *conn = connection_.get();
     const std::string doing = describe("lock", key, mode);
-    {
-        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        if (cancel_requested_ || cancelled()) throw_wait_ended(doing, ": cancelled before the wait began");
+    // Ends before the next user of the connection can start a statement.
+    ServerWaits::Wait wait(server_waits_, cancelled, cancel);
+    const bool began = wait.begin([&] {
         if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing);
-        waiting_ = true;
-    }
+    });
+    if (!began) throw_wait_ended(doing, ": cancelled before the wait began");
     bool granted = false;
     PgResult error;
-    {
-        // The token cancels this statement; it stops watching before the next
-        // user of the connection can start one.
-        const CancelToken::Watch watch(cancel, [this] { cancel_server_wait(); });
-        while (PGresult *raw = PQgetResult(conn)) {
-            PgResult result(raw);
-            if (PQresultStatus(raw) == PGRES_TUPLES_OK) {
-                granted = true;
-            } else if (PQresultStatus(raw) != PGRES_COMMAND_OK && !error) {
-                error = std::move(result);
-            }
+    while (PGresult *raw = PQgetResult(conn)) {
+        PgResult result(raw);
+        if (PQresultStatus(raw) == PGRES_TUPLES_OK) {
+            granted = true;
+        } else if (PQresultStatus(raw) != PGRES_COMMAND_OK && !error) {
+            error = std::move(result);
         }
     }
-    {
-        // Waits for a cancel() in flight: once it returns, the server has its
-        // signal, and the next statement cannot be the one it cancels.
-        std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-        waiting_ = false;
-    }
+    wait.end();  // the server's answer says whether it was cancelled (57014)
     if (granted && !error) {
-        ++holds_[mode_index(mode)][key];
+        holds_.add(key, mode);
         return true;
     }
     if (PQstatus(conn) == CONNECTION_BAD) fail(error.get(), doing);
@@ -264,11 +241,7 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     fail(error.get(), doing);
 }
 
-void PgSession::cancel_server_wait() {
-    std::lock_guard<std::mutex> wait_guard(wait_mutex_);
-    cancel_requested_ = true;
-    if (waiting_) connection_.cancel_running_statement(nullptr);
-}
+void PgSession::cancel_server_wait() { server_waits_.interrupt(); }
 
 HolderList PgSession::holders(const Registry *registry, const std::optional<LockTarget> &only) {
     Call scope(*this);
@@ -288,7 +261,7 @@ void PgSession::verify_held(const LockTarget &target, LockMode mode) {
     const Key &key = target.key();
     Call scope(*this);
     require_usable("verify", &key);
-    if (count_locked(key, mode) == 0) {
+    if (holds_.count(key, mode) == 0) {
         throw Misuse(describe("verify", key, mode) + ": this session does not hold that lock in that mode");
     }
     heartbeat_locked();

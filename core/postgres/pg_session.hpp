@@ -16,16 +16,17 @@
 #include <optional>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include "postgres/pg_connection.hpp"
 #include "postgres/pg_holders.hpp"
 #include "postgres/pg_sql.hpp"
 #include "postgres/pg_timeouts.hpp"
+#include "session/hold_counts.hpp"
 #include "session/lock_session.hpp"
 #include "session/loss_state.hpp"
 #include "session/pending_unlocks.hpp"
+#include "session/server_waits.hpp"
 #include "session/watch_loop.hpp"
 
 namespace advlock::core {
@@ -89,7 +90,6 @@ private:
     // PermissionDenied as well when the role may not lock (see ServerIdentity).
     void require_lock_rights(const char *doing, const Key &key) const;
     void require_usable(const char *doing, const Key *key) const;
-    int count_locked(const Key &key, LockMode mode) const;
 
     // Loss detection (pg_session_watchdog.cpp).
     void start_watchdog();
@@ -105,13 +105,10 @@ private:
     const ServerIdentity identity_;
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
     bool prepared_[kLockFunctionCount][2][2] = {};  // prepared statements: function x mode x key space
-    std::unordered_map<Key, int, KeyHash> holds_[2];  // acquisitions, by mode then key
+    HoldCounts<Key, KeyHash> holds_;
     PendingUnlocks pending_unlocks_;
 
-    // cancel() and lock() meet here; never held while waiting for mutex_.
-    std::mutex wait_mutex_;
-    bool waiting_ = false;
-    bool cancel_requested_ = false;
+    ServerWaits server_waits_;  // cancel() and lock() meet here
 
     WatchdogThread watchdog_;
 };

@@ -13,7 +13,7 @@ void LockSession::close() noexcept {
     // closed, one already in progress is ended by this cancel.
     cancel();
     close_connection();
-    loss_.mark_closed();  // last: Closed means the locks are released
+    loss_.mark_closed();  // last: Closed means the connection is gone (the server then frees its locks)
 }
 
 void LockSession::throw_wait_ended(const std::string &doing, const std::string &why,

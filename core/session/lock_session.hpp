@@ -95,9 +95,10 @@ public:
     void set_lost_callback(LossState::Callback callback) { loss_.set_callback(std::move(callback)); }
 
     // Blocks until the locks are known lost (the watchdog or any call found
-    // out), the session is closed (its locks released), or timeout_ms passes
-    // (< 0: no limit). Lost wins when both happened. Never touches the
-    // connection, so it waits beside calls in progress.
+    // out), the session is closed (its connection ended, which makes the
+    // server release its locks), or timeout_ms passes (< 0: no limit). Lost
+    // wins when both happened. Never touches the connection, so it waits
+    // beside calls in progress.
     LossWait wait_for_loss(long long timeout_ms) const { return loss_.wait(timeout_ms); }
     // Why the locks were lost (what the lost callback gets); empty before.
     std::string loss_reason() const { return loss_.message(); }

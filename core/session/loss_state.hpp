@@ -31,7 +31,7 @@ public:
     // Record a loss. Only the first one counts; returns whether this was it.
     bool declare(const std::string &message, const std::string &sqlstate = {});
 
-    // The session's connection is closed (its locks released): wakes the
+    // The session's connection is closed (the server frees its locks): wakes the
     // waiters as a loss does. Once is enough; more are harmless.
     void mark_closed() noexcept;
     bool closed() const noexcept { return closed_.load(std::memory_order_acquire); }

@@ -59,7 +59,9 @@ TEST(HeldLockDestructor, NeverWaitsForAServerWaitOnAnotherThreadAndTheReleaseFol
     other->unlock(b, LockMode::Exclusive);  // the wait ends, the connection is free
     ASSERT_TRUE(ended(waited));
     EXPECT_TRUE(waited.get());
-    if (!returned) ASSERT_TRUE(ended(destroyed));
+    if (!returned) {
+        ASSERT_TRUE(ended(destroyed));
+    }
     EXPECT_TRUE(until_pg_lock_row(pid, a.bigint_value(), "none")) << "the deferred release never reached the server";
     EXPECT_EQ(session->hold_count(a, LockMode::Exclusive), 0);
     EXPECT_EQ(session->hold_count(b, LockMode::Exclusive), 1);
@@ -99,7 +101,7 @@ TEST(HeldLockDestructor, AnotherOwnerTakingTheLockBeforeTheReleaseRanKeepsIt) {
     EXPECT_EQ(advlock::test::pg_lock_row(psql, pid, a.bigint_value()), "none") << "release() is synchronous";
 }
 
-TEST(HeldLockDestructor, AfterCloseOrLossNothingIsLeftToRelease) {
+TEST(HeldLockDestructor, AfterCloseNothingIsLeftToRelease) {
     auto session = PgSession::open(advlock::test::postgres_url(), {});
     std::unique_ptr<HeldLock> unreleased = held(session, test_key(5));
     session->close();

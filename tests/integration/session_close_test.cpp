@@ -91,7 +91,7 @@ protected:
 };
 
 INSTANTIATE_TEST_SUITE_P(Each, SessionCloseOn, ::testing::Values("postgres", "local"),
-                         [](const ::testing::TestParamInfo<std::string> &info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string> &backend) { return backend.param; });
 
 }  // namespace
 
@@ -143,7 +143,8 @@ TEST_P(SessionCloseOn, CloseTwiceAndFromSeveralThreadsAtOnce) {
     EXPECT_TRUE(session->is_closed());
     EXPECT_EQ(session->wait_for_loss(0), LossWait::Closed);
     auto next = open();
-    EXPECT_TRUE(next->try_lock(test_key(3), LockMode::Exclusive)) << "closing released the lock";
+    // The server frees a closed connection's locks as it notices the close: wait for that.
+    EXPECT_TRUE(next->lock(test_key(3), LockMode::Exclusive, kGenerousMs)) << "closing released the lock";
 }
 
 TEST_P(SessionCloseOn, EveryCallAfterCloseThrowsMisuse) {

@@ -120,7 +120,8 @@ TEST(MysqlSessionCore, CloseFromAnotherThreadEndsAServerWait) {
     session->close();  // again: nothing happens
     EXPECT_THROW(session->check(), core::Misuse);
     auto next = MysqlSession::open(mariadb_url(), {});
-    EXPECT_TRUE(next->try_lock(mine, LockMode::Exclusive)) << "closing released the session's lock";
+    // The server frees a closed connection's locks as it notices the close: wait for that.
+    EXPECT_TRUE(next->lock(mine, LockMode::Exclusive, 60000)) << "closing released the session's lock";
 }
 
 // Freeing an unreleased lock handle (a finalizer) never waits for a GET_LOCK
