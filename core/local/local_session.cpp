@@ -32,14 +32,14 @@ std::string describe(const char *doing, const Key &key, LockMode mode) {
 
 // The holder's comm: whatever bytes its executable's name had (escaped later,
 // where printed), made valid UTF-8 so that it travels as text (C ABI, JSON).
-std::string process_name(int pid) {
+std::string process_name(std::int64_t pid) {
     std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
     std::string name;
     std::getline(comm, name);
     return replace_invalid_utf8(name);
 }
 
-std::string process_user(int pid) {
+std::string process_user(std::int64_t pid) {
     struct stat info {};
     if (::stat(("/proc/" + std::to_string(pid)).c_str(), &info) != 0) return {};
     return user_name(info.st_uid);
@@ -81,7 +81,7 @@ void LocalSession::close_connection() noexcept {
     holds_.clear();
 }
 
-int LocalSession::server_session_id() const { return static_cast<int>(::getpid()); }
+std::int64_t LocalSession::server_session_id() const { return ::getpid(); }
 
 void LocalSession::require_usable(const char *doing, const Key *key) const {
     const auto what = [&] { return std::string(doing) + (key ? " " + format_key(*key) : std::string()); };

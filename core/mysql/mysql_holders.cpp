@@ -71,7 +71,7 @@ Holder holder_of(const ServerRow &row, const LockTarget &target, const std::stri
     }
     if (h.lock_name.empty()) h.lock_name = scope.empty() ? row.name : row.name.substr(scope.size() + 1);
     h.granted = row.granted;
-    h.pid = std::stoi(row.id);
+    h.pid = std::stoll(row.id);  // connection ids are 64-bit
     h.is_self = static_cast<unsigned long>(h.pid) == self;
     h.user = row.user;
     if (row.host) h.client_addr = row.host->substr(0, row.host->rfind(':'));

@@ -49,7 +49,7 @@ public:
     bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
               const CancelToken *cancel = nullptr) override;
     HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
-    int server_session_id() const override { return static_cast<int>(connection_id_); }
+    std::int64_t server_session_id() const override { return static_cast<std::int64_t>(connection_id_); }
     void check() const override;
     void verify() override;
     void verify_held(const LockTarget &target, LockMode mode) override;

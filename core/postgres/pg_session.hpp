@@ -56,7 +56,7 @@ public:
     bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
               const CancelToken *cancel = nullptr) override;
     HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
-    int server_session_id() const override { return identity_.backend_pid; }
+    std::int64_t server_session_id() const override { return identity_.backend_pid; }
     void check() const override;
     void verify() override;
     void verify_held(const LockTarget &target, LockMode mode) override;

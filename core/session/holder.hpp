@@ -1,6 +1,8 @@
 // One session holding or waiting for a lock, as the server reports it.
 #pragma once
 
+#include <cstdint>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,7 +17,7 @@ struct Holder {
     std::string lock_name;  // from the registry; empty when unknown
     LockMode mode = LockMode::Exclusive;
     bool granted = false;   // false: waiting for it
-    int pid = 0;            // 0: a prepared transaction holds it
+    std::int64_t pid = 0;   // server session id (MySQL: 64-bit); 0: a prepared transaction holds it
     bool is_self = false;   // the asking session itself
     // Empty when the server hides them from this role (see details_hidden) or,
     // for client_addr, when the client came over a Unix socket.

@@ -77,7 +77,7 @@ public:
     virtual HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) = 0;
 
     // The server's id for this session (PostgreSQL: the backend pid).
-    virtual int server_session_id() const = 0;
+    virtual std::int64_t server_session_id() const = 0;
 
     // No round trip: throws LockLost once the session's locks are known to be
     // gone (the watchdog or an earlier call found out), Misuse after close.

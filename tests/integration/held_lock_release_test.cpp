@@ -45,7 +45,7 @@ TEST(HeldLockDestructor, NeverWaitsForAServerWaitOnAnotherThreadAndTheReleaseFol
     auto other = PgSession::open(advlock::test::postgres_url(), {});
     ASSERT_TRUE(other->try_lock(b, LockMode::Exclusive));
     auto session = PgSession::open(advlock::test::postgres_url(), {});
-    const int pid = session->server_session_id();
+    const std::int64_t pid = session->server_session_id();
     std::unique_ptr<HeldLock> unreleased = held(session, a);
 
     auto waited = std::async(std::launch::async, [&] { return session->lock(b, LockMode::Exclusive, -1); });
@@ -72,7 +72,7 @@ TEST(HeldLockDestructor, AnotherOwnerTakingTheLockBeforeTheReleaseRanKeepsIt) {
     auto other = PgSession::open(advlock::test::postgres_url(), {});
     ASSERT_TRUE(other->try_lock(b, LockMode::Exclusive));
     auto session = PgSession::open(advlock::test::postgres_url(), {});
-    const int pid = session->server_session_id();
+    const std::int64_t pid = session->server_session_id();
     std::unique_ptr<HeldLock> unreleased = held(session, a);
 
     auto waited = std::async(std::launch::async, [&] { return session->lock(b, LockMode::Exclusive, -1); });

@@ -4,6 +4,7 @@
 // generous bound (a failure, never a timing assertion).
 #pragma once
 
+#include <cstdint>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -16,7 +17,7 @@
 namespace advlock::test {
 
 // "waiting", "held", or "none": the row of backend `pid` for the key.
-inline std::string pg_lock_row(Psql &psql, int pid, long long key) {
+inline std::string pg_lock_row(Psql &psql, std::int64_t pid, long long key) {
     const auto rows = psql.query(
         "SELECT granted FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND pid = $1::int "
         "AND ((classid::bigint << 32) | objid::bigint) = $2::bigint",
@@ -26,7 +27,7 @@ inline std::string pg_lock_row(Psql &psql, int pid, long long key) {
 }
 
 // Polls until the row says `state`; false when it never did.
-inline bool until_pg_lock_row(int pid, long long key, const std::string &state) {
+inline bool until_pg_lock_row(std::int64_t pid, long long key, const std::string &state) {
     Psql psql;
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (pg_lock_row(psql, pid, key) != state) {
