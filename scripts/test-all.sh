@@ -44,7 +44,7 @@ cmake --build "$tsan" -j "$jobs" --target advlock_core_tests advlock_pg_tests ad
   advlock_local_tests advlock_pg_core_tests
 tsan_status=0
 (cd "$tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j "$jobs" \
-   -R 'pg\.(LockOwners|Each/LockOwnersOn|LockWaits|ConnectionSources|Holders|SessionLocks|SessionCloseC|Each/SessionCloseOn|LossWait|HeldLockDestructor)|faults\.(ServerEndsSession|Statements|LockConnectionMisuse|HeartbeatOptions|ProcessAndNetwork\.Killed)|cli\.CliRun\.(LostLock|Signals)|cli\.JobSupervision|local\.(LocalBackend|LockDirectorySafety)|mysql\.|core\.LossState|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
+   -R 'pg\.(LockOwners|Each/LockOwnersOn|LockWaits|ConnectionSources|Holders|SessionLocks|SessionCloseC|Each/SessionCloseOn|LossWait|HeldLockDestructor)|faults\.(ServerEndsSession|Statements|LockConnectionMisuse|HeartbeatOptions|ProcessAndNetwork\.Killed)|cli\.CliRun\.(LostLock|Signals)|cli\.JobSupervision|local\.(LocalBackend|LockDirectorySafety)|mysql\.|core\.(LossState|HoldCounts)|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
   || tsan_status=$?
 
 echo "== fuzz smoke run =="
