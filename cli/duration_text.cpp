@@ -11,8 +11,11 @@ static_assert(kLongestWaitMs == 2147483647, "kLongestWaitText restates ADVLOCK_W
 std::optional<std::chrono::milliseconds> read_duration(std::string_view text) {
     std::size_t digits = 0;
     while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-    // 12 digits bound the number before it is converted: no overflow below.
-    if (digits == 0 || digits > 12) return std::nullopt;
+    // 15 digits bound the number before it is converted (no overflow below),
+    // and hold every duration up to the 100-year limit in milliseconds too:
+    // with 12, "2047474744" (seconds) was accepted but its own value in ms,
+    // "2047474744000ms", refused (found by fuzz_duration).
+    if (digits == 0 || digits > 15) return std::nullopt;
     const std::int64_t number = std::stoll(std::string(text.substr(0, digits)));
     const std::string_view unit = text.substr(digits);
     std::int64_t unit_ms;

@@ -105,8 +105,17 @@ TEST(DurationText, ReadsUnitsAndRefusesTheRest) {
     EXPECT_EQ(read_duration("2h")->count(), 7200000);
     EXPECT_EQ(read_duration("1d")->count(), 86400000);
     EXPECT_EQ(read_duration("36500d")->count(), 36500LL * 86400000);
-    for (const char *bad : {"", "s", "1.5s", "-1s", "10 s", "1w", "36501d", "99999999999999d", "1000000000000ms"}) {
+    for (const char *bad : {"", "s", "1.5s", "-1s", "10 s", "1w", "36501d", "99999999999999d", "3153600000001ms",
+                            "9999999999999999ms"}) {
         EXPECT_FALSE(read_duration(bad).has_value()) << bad;
+    }
+    // Every duration it takes reads the same written in ms (fuzz_duration's
+    // property; seconds near the limit once had no ms spelling).
+    EXPECT_EQ(read_duration("3153600000000ms")->count(), 3153600000000LL) << "100 years, the limit";
+    for (const char *text : {"2047474744", "36500d", "1000000000000ms"}) {
+        const auto parsed = read_duration(text);
+        ASSERT_TRUE(parsed.has_value()) << text;
+        EXPECT_EQ(read_duration(std::to_string(parsed->count()) + "ms"), parsed) << text;
     }
     EXPECT_EQ(advlock::cli::duration_refusal("so\x1bon").rfind("duration 'so\\x1Bon': give a number with a unit", 0), 0u);
 }
