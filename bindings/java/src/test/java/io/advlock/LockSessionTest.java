@@ -179,6 +179,8 @@ class LockSessionTest {
 
     @Test
     void oneSessionFromManyThreads() throws Exception {
+        // Four threads of its own: since Java 25 runAsync's default pool may be one thread.
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
         try (LockSession session = LockSession.open(URL)) {
             List<CompletableFuture<Void>> workers = new java.util.ArrayList<>();
             for (int t = 0; t < 4; t++) {
@@ -188,9 +190,11 @@ class LockSessionTest {
                         Optional<Lock> lock = session.tryLock(Key.pair(900, id));
                         lock.orElseThrow().release();
                     }
-                }));
+                }, threads));
             }
             for (CompletableFuture<Void> w : workers) w.get(120, TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
         }
     }
 
