@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -21,9 +20,8 @@ class LockSessionTest {
     private static final String URL = TestPostgres.url();
 
     private static Process secondJvm(Key key) throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), HoldLockMain.class.getName(), URL,
-                                  key.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return new ProcessBuilder(ChildJvm.command(HoldLockMain.class, URL, key.toString()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     @Test
