@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -21,9 +20,8 @@ class LockSessionTest {
     private static final String URL = TestPostgres.url();
 
     private static Process secondJvm(Key key) throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), HoldLockMain.class.getName(), URL,
-                                  key.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return new ProcessBuilder(ChildJvm.command(HoldLockMain.class, URL, key.toString()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     @Test
@@ -179,6 +177,8 @@ class LockSessionTest {
 
     @Test
     void oneSessionFromManyThreads() throws Exception {
+        // Four threads of its own: since Java 25 runAsync's default pool may be one thread.
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
         try (LockSession session = LockSession.open(URL)) {
             List<CompletableFuture<Void>> workers = new java.util.ArrayList<>();
             for (int t = 0; t < 4; t++) {
@@ -188,9 +188,11 @@ class LockSessionTest {
                         Optional<Lock> lock = session.tryLock(Key.pair(900, id));
                         lock.orElseThrow().release();
                     }
-                }));
+                }, threads));
             }
             for (CompletableFuture<Void> w : workers) w.get(120, TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
         }
     }
 

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -129,15 +131,18 @@ class TransactionLocksTest {
     @Test
     void deadlockIsDeadlockException() throws Exception {
         Key other = Key.pair(500, 2);
+        // Two threads of its own: both waits must block at once, and since Java 25 runAsync's
+        // default pool may run them one after the other (one thread when there are 2 CPUs).
+        ExecutorService threads = Executors.newFixedThreadPool(2);
         try (Connection a = TestPostgres.jdbc(); Connection b = TestPostgres.jdbc()) {
             a.setAutoCommit(false);
             b.setAutoCommit(false);
             assertTrue(TransactionLocks.tryLock(a, KEY));
             assertTrue(TransactionLocks.tryLock(b, other));
             long aPid = Long.parseLong(value(a, "SELECT pg_backend_pid()"));
-            CompletableFuture<Void> aWaits = CompletableFuture.runAsync(() -> lockOrRollBack(a, other));
+            CompletableFuture<Void> aWaits = CompletableFuture.runAsync(() -> lockOrRollBack(a, other), threads);
             awaitWaiter(aPid);
-            CompletableFuture<Void> bWaits = CompletableFuture.runAsync(() -> lockOrRollBack(b, KEY));
+            CompletableFuture<Void> bWaits = CompletableFuture.runAsync(() -> lockOrRollBack(b, KEY), threads);
             // The server breaks the cycle: one of the two gets 40P01, its rollback lets the other in.
             List<Throwable> failures = new ArrayList<>();
             for (CompletableFuture<Void> wait : List.of(aWaits, bWaits)) {
@@ -152,6 +157,8 @@ class TransactionLocksTest {
             assertSqlCause(e, "40P01");
             a.rollback();
             b.rollback();
+        } finally {
+            threads.shutdownNow();
         }
     }
 
