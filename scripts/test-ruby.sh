@@ -6,10 +6,12 @@
 # Debian's Ruby, with ActiveRecord and ruby-pg from Debian packages). Then,
 # against a real, throwaway PostgreSQL and MariaDB (both stopped afterwards,
 # whatever the outcome): the minitest suite on that installed gem, the
-# examples/ruby check.
+# examples/ruby check, and `gem install -- --with-advlock-dir=PREFIX` on a
+# libadvlock installed with `cmake --install` (the build test-interop.sh
+# reuses; bindings/ruby/test/check_system_libadvlock.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh" build postgres mysql ruby
+"$root/scripts/install-deps.sh" build postgres mysql test ruby
 work="$root/build/ruby"
 rm -rf "$work"
 mkdir -p "$work/no-swig"
@@ -34,10 +36,15 @@ rm -rf "$gems"
 PATH="$install_path" MAKEFLAGS=-j2 gem install --local --no-document --install-dir "$gems" "$gem_file" >/dev/null
 [ ! -e "$work/swig-was-called" ] || { echo "test-ruby: gem install ran swig" >&2; exit 1; }
 
+"$root/scripts/interop-build.sh" advlock
+
 export GEM_PATH="$gems:$(gem env gempath)" ADVLOCK_TEST_GEM_HOME="$gems"
 "$root/scripts/with-postgres.sh" -- \
   "$root/scripts/with-mariadb.sh" --plugin-load-add=metadata_lock_info -- bash -c '
   set -euo pipefail
   ruby -e "Dir[File.join(ARGV[0], \"test/*_test.rb\")].sort.each { |f| require f }" "'"$root"'/bindings/ruby"
   "'"$root"'/tests/examples/check_skip_if_running.sh" "'"$root"'/examples/ruby/skip_if_running.rb" "$ADVLOCK_TEST_PG_STATE"
+  PATH="'"$install_path"'" MAKEFLAGS=-j2 "'"$root"'/bindings/ruby/test/check_system_libadvlock.sh" \
+    "'"$gem_file"'" "'"$root"'/build/interop" "'"$work"'/system-libadvlock"
+  [ ! -e "'"$work"'/swig-was-called" ] || { echo "test-ruby: gem install ran swig" >&2; exit 1; }
 '
