@@ -80,6 +80,9 @@ def use_vendored_advlock(vendor)
   pkg_config("libpq") or abort "advlock: libpq not found (Debian: apt-get install libpq-dev)"
   pkg_config("libmariadb") or abort "advlock: MariaDB Connector/C not found (Debian: apt-get install libmariadb-dev)"
   $INCFLAGS << " -I#{vendor}/core -I#{vendor}/capi/include -I#{vendor}/swig"
+  # The vendored sources are the full build, MySQL/MariaDB backend included
+  # (what core/CMakeLists.txt defines for ADVLOCK_WITH_MYSQL=ON).
+  $CPPFLAGS << " -DADVLOCK_WITH_MYSQL=1"
   Dir.chdir(__dir__) { Dir["vendor/core/**/*.cpp", "vendor/capi/src/*.cpp"] } + ["advlock_ruby_wrap.cxx"]
 end
 
