@@ -41,7 +41,7 @@ gems="$work/gems"
 gem install --local --no-document --install-dir "$gems" "$gem_file" -- --with-advlock-dir="$prefix" >/dev/null
 native=$(find "$gems/extensions" -name 'native.so' | head -n 1)
 [ -n "$native" ] || fail "no native.so under $gems/extensions"
-linked=$(ldd "$native" | awk '$1 == "libadvlock.so.0" { print $3 }')
+linked=$(ldd "$native" | awk '$1 == "libadvlock.so.0" { print ($3 == "not" ? "not found" : $3) }')
 [ "$linked" = "$prefix/lib/libadvlock.so.0" ] || fail "$native loads libadvlock.so.0 from '${linked:-nowhere}', not $prefix/lib:"$'\n'"$(ldd "$native")"
 echo "ok: the installed extension loads $linked"
 

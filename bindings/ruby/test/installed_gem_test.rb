@@ -12,11 +12,10 @@ class InstalledGemTest < Minitest::Test
   def setup
     @gem_home = ENV.fetch("ADVLOCK_TEST_GEM_HOME", "")
     skip "ADVLOCK_TEST_GEM_HOME is not set (scripts/test-ruby.sh runs these on the installed gem)" if @gem_home.empty?
-    @spec = Gem.loaded_specs["advlock"]
+    @spec = Gem.loaded_specs["advlock"] or flunk "advlock was not loaded as a gem (is lib/ on the load path?)"
   end
 
   def test_the_suite_runs_on_the_installed_gem
-    refute_nil @spec, "advlock was not loaded as a gem"
     assert @spec.full_gem_path.start_with?(File.realpath(@gem_home)), @spec.full_gem_path
     native = $LOADED_FEATURES.grep(%r{/advlock/native\.so\z})
     assert_equal 1, native.size, native.inspect
