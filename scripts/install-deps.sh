@@ -14,7 +14,7 @@ declare -A group_packages=(
   [fuzz]="clang-14 libclang-rt-14-dev"
   [python]="python3 python3-venv python3-dev"
   [java]="openjdk-17-jdk-headless maven swig patchelf"
-  [ruby]="ruby ruby-dev ruby-minitest ruby-pg ruby-mysql2 ruby-activerecord swig"
+  [ruby]="ruby ruby-dev rake ruby-minitest ruby-pg ruby-mysql2 ruby-activerecord swig"
 )
 
 if [ $# -eq 0 ]; then

@@ -11,8 +11,9 @@
 #      the machine, pytest against a real PostgreSQL (scripts/test-python.sh);
 #   5. the Java binding: mvn package (SWIG + JNI library in the jar), JUnit 5
 #      against a real PostgreSQL, and the batch examples (scripts/test-java.sh);
-#   6. the Ruby gem: gem build + install, minitest against a real PostgreSQL,
-#      ActiveRecord compatibility included (scripts/test-ruby.sh);
+#   6. the Ruby gem: rake gem, gem install without swig, minitest against a real
+#      PostgreSQL, ActiveRecord compatibility included, and an install linking a
+#      system libadvlock (scripts/test-ruby.sh);
 #   7. cross-language interop: the command, C++, Java, Python and Ruby derive the
 #      same keys and contend for one lock on PostgreSQL and MariaDB
 #      (scripts/test-interop.sh).

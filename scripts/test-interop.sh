@@ -10,8 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh" build postgres mysql test python java ruby
 build="$root/build/interop"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADVLOCK_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --target advlock_cli interop_contender interop_c_contender >/dev/null
+"$root/scripts/interop-build.sh" advlock_cli interop_contender interop_c_contender
 
 python=$(ls -d "$root"/build/python/venv-*/bin/python 2>/dev/null | head -n 1 || true)
 if [ -z "$python" ]; then
