@@ -7,7 +7,7 @@
 set -euo pipefail
 
 declare -A group_packages=(
-  [build]="cmake ninja-build g++ pkg-config libpq-dev libmariadb-dev nlohmann-json3-dev"
+  [build]="cmake ninja-build g++ pkg-config libpq-dev libmariadb-dev nlohmann-json3-dev python3"
   [postgres]="postgresql"
   [mysql]="mariadb-server mariadb-client"
   [test]="googletest libgtest-dev nlohmann-json3-dev python3 binutils pgbouncer iproute2 nftables doxygen"
