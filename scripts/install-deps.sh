@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages advlock needs, for the groups named on the command
-# line (build, postgres, mysql, test, fuzz, python, java, ruby). Does nothing when they are all present,
+# line (build, postgres, mysql, test, fuzz, python, java, ruby, deb). Does nothing when they are all present,
 # so the README commands stay fast on a machine that has them.
 #
 #   scripts/install-deps.sh build postgres
@@ -15,6 +15,7 @@ declare -A group_packages=(
   [python]="python3 python3-venv python3-dev"
   [java]="openjdk-17-jdk-headless maven swig"
   [ruby]="ruby ruby-dev ruby-minitest ruby-pg ruby-mysql2 ruby-activerecord swig"
+  [deb]="dpkg-dev file man-db"
 )
 
 if [ $# -eq 0 ]; then
