@@ -91,6 +91,7 @@ int exit_code_for(const advlock::error &error) {
         case ADVLOCK_EINVAL:
         case ADVLOCK_ENOTFOUND: return exit_code::usage;
         case ADVLOCK_EREGISTRY:
+        case ADVLOCK_ECONFIG:
         case ADVLOCK_EUNSAFEDIR:
         case ADVLOCK_EIO:
         case ADVLOCK_EUNSUPPORTED: return exit_code::config;

@@ -48,10 +48,12 @@ to COMMAND. A signal while waiting for the lock cancels the wait: exit 128+N.
                            COMMAND exits 0; needs the ledger table (advlock sql ledger)
 
 Exit codes: COMMAND's own; 3 held elsewhere; 64 usage error; 69 cannot connect,
-or the server is a standby, read-only or behind a pooler; 75 the lock was lost;
-77 the role may not take advisory locks (or this user may not use the local
-lock file); 78 invalid registry or config, or a local lock directory or file
-another user could change; 128+N a signal N ended the wait for the lock.
+the server is a standby, read-only or behind a pooler, or a server error; 70 a
+bug in advlock; 75 the lock was lost; 77 the role may not take advisory locks
+(or this user may not use the local lock file); 78 to set up or fix first:
+invalid registry or config, a local lock directory or file another user could
+change, no ledger table for --once-per, an option this backend cannot do;
+128+N a signal N ended the wait for the lock. (Full table: man advlock.)
 
 example (crontab):
   0 2 * * *  advlock run --db postgresql://batch@db1/sales --name daily_sales -- /opt/batch/daily_sales.sh

@@ -2,7 +2,8 @@
 # cron -> this script -> advlock -> java: the daily_sales batch (a jar) runs on
 # whichever host cron starts it, but never twice at once (field note 000).
 #
-# Exit codes cron mails about: the jar's own; 3 when daily_sales already runs
+# Its exit code (cron ignores it and mails only output, so read it in your
+# monitoring or under chronic): the jar's own; 3 when daily_sales already runs
 # elsewhere (made 0 here: skipping is normal); 69 when the database is
 # unreachable; 75 when the lock was lost and the jar was stopped.
 set -euo pipefail

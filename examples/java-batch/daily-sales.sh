@@ -4,7 +4,8 @@
 #
 #   0 2 * * *  /opt/batch/daily-sales.sh postgresql://batch@db1.example.com/sales >>/var/log/batch/daily-sales.log 2>&1
 #
-# The password belongs in ~/.pgpass. Exit codes: the jar's own; 3 = already
+# The password belongs in ~/.pgpass. Exit codes (for your wrapper or monitoring:
+# cron ignores them and mails only output, here none): the jar's own; 3 = already
 # running elsewhere (skipped: normal); 75 = the lock was lost and the jar stopped.
 # exec: the JVM replaces this shell, so a kill reaches the JVM itself and its
 # lock goes with it.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """examples/python/skip_if_running.py with the decorator: the daily_sales job
 runs on one host at a time and exits 3 (as `advlock run` does) while another
-run holds the lock, so cron or a wrapper script can tell a skip from a run.
+run holds the lock, so a wrapper script or monitoring can tell a skip from a
+run (cron itself ignores exit codes: it mails output).
 
     python3 examples/python/skip_if_running_decorator.py postgresql://batch@db/sales [SECONDS]
 """

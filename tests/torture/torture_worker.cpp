@@ -9,8 +9,9 @@
 // session: an advlock session lock. The worker leaves the critical section
 //   at once when advlock tells it the lock is lost (the lost callback), so
 //   the time it still believed to hold a lost lock is the detection latency.
-//   Log lines: "E seq ns" (entered), "X seq ns ok|lost" (left), "L ns why"
-//   (the lost callback ran).
+//   Log lines: "E seq ns server_id" (entered; the server session it holds
+//   the lock on, so the checker can tell which holder a fault hit),
+//   "X seq ns ok|lost" (left), "L ns why" (the lost callback ran).
 // xact: advlock_xact_lock in the worker's own transaction; the work (a row
 //   with the server's clock at entry and exit) commits in that transaction,
 //   so only work done while holding the lock can ever be committed. The
@@ -98,6 +99,8 @@ void session_worker(const std::string &url, const std::string &name, Log &log, i
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
             continue;
         }
+        int64_t server_id = 0;
+        advlock_session_server_id(&server_id, session);
         while (!stopping) {
             advlock_lock *lock = nullptr;
             const advlock_status status =
@@ -105,7 +108,7 @@ void session_worker(const std::string &url, const std::string &name, Log &log, i
             if (status == ADVLOCK_NOT_ACQUIRED) continue;
             if (status != ADVLOCK_OK) break;  // lost, connection gone...: a new session
             ++seq;
-            log.line("E " + std::to_string(seq) + " " + std::to_string(now_ns()));
+            log.line("E " + std::to_string(seq) + " " + std::to_string(now_ns()) + " " + std::to_string(server_id));
             bool lost = false;
             {
                 std::unique_lock<std::mutex> wait(loss.mutex);
