@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Install the Debian packages advlock needs, for the groups named on the command
-# line (build, postgres, mysql, test, fuzz, python, java, ruby). Does nothing when they are all present,
+# line (build, postgres, mysql, test, fuzz, python, java, ruby, deb). Does nothing when they are all present,
 # so the README commands stay fast on a machine that has them.
 #
 #   scripts/install-deps.sh build postgres
 set -euo pipefail
 
 declare -A group_packages=(
-  [build]="cmake ninja-build g++ pkg-config libpq-dev libmariadb-dev nlohmann-json3-dev"
+  [build]="cmake ninja-build g++ pkg-config libpq-dev libmariadb-dev nlohmann-json3-dev python3"
   [postgres]="postgresql"
   [mysql]="mariadb-server mariadb-client"
   [test]="googletest libgtest-dev nlohmann-json3-dev python3 binutils pgbouncer iproute2 nftables doxygen"
@@ -15,6 +15,7 @@ declare -A group_packages=(
   [python]="python3 python3-venv python3-dev"
   [java]="openjdk-17-jdk-headless maven swig patchelf"
   [ruby]="ruby ruby-dev rake ruby-minitest ruby-pg ruby-mysql2 ruby-activerecord swig"
+  [deb]="dpkg-dev file man-db"
 )
 
 if [ $# -eq 0 ]; then

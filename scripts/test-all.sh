@@ -16,7 +16,10 @@
 #      system libadvlock (scripts/test-ruby.sh);
 #   7. cross-language interop: the command, C++, Java, Python and Ruby derive the
 #      same keys and contend for one lock on PostgreSQL and MariaDB
-#      (scripts/test-interop.sh).
+#      (scripts/test-interop.sh);
+#   8. the Debian packages: built with CPack, installed with dpkg, used from
+#      cron's environment, built against, purged (scripts/test-deb.sh).
+# A suite that exits 77 could not run here (it says why) and counts as skipped.
 # The exclusion torture's short run (tests/torture) is one of the ctest tests.
 # Installs what it needs (Debian packages) first. Exits non-zero if anything failed.
 set -euo pipefail
@@ -24,7 +27,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 
-"$root/scripts/install-deps.sh" build postgres mysql test fuzz python java ruby
+"$root/scripts/install-deps.sh" build postgres mysql test fuzz python java ruby deb
 
 echo "== C++ tests (ASan + UBSan) =="
 build="$root/build/asan"
@@ -69,15 +72,21 @@ echo "== cross-language interop =="
 interop_status=0
 "$root/scripts/test-interop.sh" || interop_status=$?
 
+echo "== Debian packages =="
+deb_status=0
+"$root/scripts/test-deb.sh" || deb_status=$?
+
 echo "== summary =="
-passed=0 failed=0
-for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status" "java:$java_status" "ruby:$ruby_status" "interop:$interop_status"; do
+passed=0 failed=0 skipped=0
+for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status" "java:$java_status" "ruby:$ruby_status" "interop:$interop_status" "deb:$deb_status"; do
   name=${suite%%:*} status=${suite#*:}
   if [ "$status" -eq 0 ]; then
     passed=$((passed + 1)); echo "  $name: passed"
+  elif [ "$status" -eq 77 ]; then
+    skipped=$((skipped + 1)); echo "  $name: skipped (it said why above)"
   else
     failed=$((failed + 1)); echo "  $name: FAILED (exit $status)"
   fi
 done
-echo "suites: $passed passed, $failed failed"
+echo "suites: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

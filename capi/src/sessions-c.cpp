@@ -7,8 +7,13 @@
 #include "handles.hpp"
 #include "local/local_url.hpp"
 #include "local/local_session.hpp"
+#ifndef ADVLOCK_WITH_MYSQL
+#error "ADVLOCK_WITH_MYSQL must be 0 or 1 (core/CMakeLists.txt defines it)"
+#endif
+#if ADVLOCK_WITH_MYSQL
 #include "mysql/mysql_session.hpp"
 #include "mysql/mysql_url.hpp"
+#endif
 #include "postgres/pg_session.hpp"
 #include "session/database_url.hpp"
 
@@ -157,12 +162,16 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
         if (core::is_local_url(url)) {
             opened = core::LocalSession::open(url, session_options.heartbeat_interval_ms);
         } else if (core::is_mysql_url(url)) {
+#if ADVLOCK_WITH_MYSQL
             core::MysqlSessionOptions mysql_options;
             mysql_options.connect.application_name = session_options.connect.application_name;
             mysql_options.connect.allow_read_only = session_options.connect.allow_standby;
             mysql_options.heartbeat_interval_ms = session_options.heartbeat_interval_ms;
             mysql_options.heartbeat_deadline_ms = session_options.heartbeat_deadline_ms;
             opened = core::MysqlSession::open(url, mysql_options);
+#else
+            core::refuse_missing_mysql_backend();
+#endif
         } else {
             core::check_database_url(url);  // a typo gets a did-you-mean, not libpq's parse error
             opened = core::PgSession::open(url, session_options);

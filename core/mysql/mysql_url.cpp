@@ -15,10 +15,6 @@ constexpr UrlKind kMysqlUrl{"MySQL URL",
                             "leave the password out of the URL: put it in the [client] group of ~/.my.cnf (or of "
                             "the file ?option_file= names), or in MYSQL_PWD"};
 
-bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
-    return text.size() >= prefix.size() && ascii_lower(text.substr(0, prefix.size())) == prefix;
-}
-
 unsigned int parse_number(std::string_view text, const char *what, unsigned long max) {
     const std::string digits(text);
     char *end = nullptr;
@@ -57,10 +53,6 @@ void apply_parameter(MysqlUrl &url, std::string_view name, const std::string &va
 }
 
 }  // namespace
-
-bool is_mysql_url(std::string_view url) {
-    return starts_with_ignoring_case(url, "mysql://") || starts_with_ignoring_case(url, "mariadb://");
-}
 
 MysqlUrl parse_mysql_url(std::string_view text) {
     if (!is_mysql_url(text)) {

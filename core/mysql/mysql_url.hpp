@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "session/database_url.hpp"  // is_mysql_url
+
 namespace advlock::core {
 
 struct MysqlUrl {
@@ -38,9 +40,6 @@ struct MysqlUrl {
     // The password as written and decoded, to scrub from messages.
     std::vector<std::string> secrets;
 };
-
-// True for "mysql://..." and "mariadb://..." (scheme in any case).
-bool is_mysql_url(std::string_view url);
 
 // Throws InvalidArgument naming the problem (never the password).
 MysqlUrl parse_mysql_url(std::string_view url);

@@ -26,7 +26,22 @@ std::string suggestion(std::string_view word, const char *separator) {
     return " (did you mean " + quoted(near + separator) + "?)";
 }
 
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+    return text.size() >= prefix.size() && ascii_lower(text.substr(0, prefix.size())) == prefix;
+}
+
 }  // namespace
+
+bool is_mysql_url(std::string_view url) {
+    return starts_with_ignoring_case(url, "mysql://") || starts_with_ignoring_case(url, "mariadb://");
+}
+
+void refuse_missing_mysql_backend() {
+    throw Unsupported(
+        "mysql:// and mariadb:// URLs need the MySQL/MariaDB backend, which this build of libadvlock leaves out "
+        "(it was configured with -DADVLOCK_WITH_MYSQL=OFF): rebuild with -DADVLOCK_WITH_MYSQL=ON (the default; "
+        "needs libmariadb-dev) or install a package built with it");
+}
 
 void check_database_url(std::string_view url) {
     std::size_t i = 0;

@@ -15,4 +15,12 @@ namespace advlock::core {
 // scheme, which may be followed by a password.
 void check_database_url(std::string_view url);
 
+// True for "mysql://..." and "mariadb://..." (scheme in any case). Here, not
+// in mysql/, because a build without that backend must still recognise them.
+bool is_mysql_url(std::string_view url);
+
+// Throws Unsupported for a MySQL URL given to a build without the MySQL
+// backend (-DADVLOCK_WITH_MYSQL=OFF), saying how to get one.
+[[noreturn]] void refuse_missing_mysql_backend();
+
 }  // namespace advlock::core
