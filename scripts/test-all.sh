@@ -27,7 +27,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# Wall seconds per suite (its build included), printed in the summary: the
+# whole run must stay well under CI's limit, so each suite's cost is visible.
+declare -A seconds_of
+lap_start=$SECONDS
+lap() { seconds_of[$1]=$((SECONDS - lap_start)); lap_start=$SECONDS; }
+
 "$root/scripts/install-deps.sh" build postgres mysql test fuzz python java ruby deb
+lap deps
 
 echo "== C++ tests (ASan + UBSan) =="
 build="$root/build/asan"
@@ -38,6 +45,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest_status=0
 (cd "$build" && ctest --output-on-failure -j "$jobs") || ctest_status=$?
+lap ctest
 
 echo "== threaded tests (TSan) =="
 tsan="$root/build/tsan"
@@ -50,43 +58,51 @@ tsan_status=0
 (cd "$tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j "$jobs" \
    -R 'pg\.(LockOwners|Each/LockOwnersOn|LockWaits|ConnectionSources|Holders|SessionLocks|SessionCloseC|Each/SessionCloseOn|LossWait|HeldLockDestructor)|faults\.(ServerEndsSession|Statements|LockConnectionMisuse|HeartbeatOptions|ProcessAndNetwork\.Killed)|cli\.CliRun\.(LostLock|Signals)|cli\.JobSupervision|local\.(LocalBackend|LockDirectorySafety)|mysql\.|core\.(LossState|HoldCounts)|capi_internal\.StatusMapping\.LastErrorIsPerThread') \
   || tsan_status=$?
+lap tsan
 
 echo "== fuzz smoke run =="
 fuzz_status=0
 # Per target when set; else fuzz.sh shares a fixed budget (~100 s) among the targets.
 "$root/scripts/fuzz.sh" ${ADVLOCK_FUZZ_SECONDS:+"$ADVLOCK_FUZZ_SECONDS"} || fuzz_status=$?
+lap fuzz
 
 echo "== Python binding =="
 python_status=0
 "$root/scripts/test-python.sh" || python_status=$?
+lap python
 
 echo "== Java binding =="
 java_status=0
 "$root/scripts/test-java.sh" || java_status=$?
+lap java
 
 echo "== Ruby binding =="
 ruby_status=0
 "$root/scripts/test-ruby.sh" || ruby_status=$?
+lap ruby
 
 echo "== cross-language interop =="
 interop_status=0
 "$root/scripts/test-interop.sh" || interop_status=$?
+lap interop
 
 echo "== Debian packages =="
 deb_status=0
 "$root/scripts/test-deb.sh" || deb_status=$?
+lap deb
 
 echo "== summary =="
 passed=0 failed=0 skipped=0
 for suite in "ctest:$ctest_status" "tsan:$tsan_status" "fuzz:$fuzz_status" "python:$python_status" "java:$java_status" "ruby:$ruby_status" "interop:$interop_status" "deb:$deb_status"; do
-  name=${suite%%:*} status=${suite#*:}
+  name=${suite%%:*} status=${suite#*:} took="(${seconds_of[${suite%%:*}]} s)"
   if [ "$status" -eq 0 ]; then
-    passed=$((passed + 1)); echo "  $name: passed"
+    passed=$((passed + 1)); echo "  $name: passed $took"
   elif [ "$status" -eq 77 ]; then
-    skipped=$((skipped + 1)); echo "  $name: skipped (it said why above)"
+    skipped=$((skipped + 1)); echo "  $name: skipped (it said why above) $took"
   else
-    failed=$((failed + 1)); echo "  $name: FAILED (exit $status)"
+    failed=$((failed + 1)); echo "  $name: FAILED (exit $status) $took"
   fi
 done
+echo "  (installing packages took ${seconds_of[deps]} s; the whole run $SECONDS s)"
 echo "suites: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
