@@ -12,7 +12,7 @@ declare -A group_packages=(
   [mysql]="mariadb-server mariadb-client"
   [test]="googletest libgtest-dev nlohmann-json3-dev python3 binutils pgbouncer iproute2 nftables doxygen"
   [fuzz]="clang-14 libclang-rt-14-dev"
-  [python]="python3 python3-venv python3-dev"
+  [python]="python3 python3-venv python3-dev ccache"
   [java]="openjdk-17-jdk-headless maven swig"
   [ruby]="ruby ruby-dev ruby-minitest ruby-pg ruby-mysql2 ruby-activerecord swig"
 )
