@@ -33,6 +33,10 @@ if [ -n "${ADVLOCK_CCACHE_DIR:-}" ]; then
   export CCACHE_DIR="$ADVLOCK_CCACHE_DIR" CCACHE_BASEDIR="$work/tmp" CCACHE_NOHASHDIR=1
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
   export SKBUILD_BUILD_DIR="build/{wheel_tag}"
+  # scikit-build-core otherwise takes the compiler's name from the Python's
+  # sysconfig (Debian's: x86_64-linux-gnu-g++, pyenv's: g++), and ccache
+  # hashes the name: one name for all.
+  export CC="${CC:-cc}" CXX="${CXX:-c++}"
 fi
 (cd "$work" && TMPDIR="$work/tmp" "$python" -m pip --disable-pip-version-check -q \
   wheel --no-deps --wheel-dir "$work/raw" "$sdist") >&2
