@@ -10,6 +10,9 @@ import pytest
 
 from conftest import REPO
 
+# The check script asks the server with psql, which loads the host's libpq.
+pytestmark = pytest.mark.host_libpq
+
 
 @pytest.mark.parametrize("example", ["skip_if_running.py", "skip_if_running_decorator.py"])
 def test_example_skips_while_held(pg_url, tmp_path, example):

@@ -165,6 +165,7 @@ def test_server_errors_keep_their_sqlstate(pg_url, admin):
         admin.execute("DROP ROLE advlock_no_locks")
 
 
+@pytest.mark.host_libpq  # psycopg2 is built on the host's libpq
 @pytest.mark.parametrize("end", ["commit", "rollback"])
 def test_psycopg2_lock_ends_with_the_transaction(pg_url, session, admin, end):
     psycopg2 = pytest.importorskip("psycopg2")

@@ -18,7 +18,9 @@ def implementation_available(impl: str) -> bool:
     return probe.returncode == 0
 
 
-@pytest.mark.parametrize("impl", ["python", "c", "binary"])
+# python and c load the host's libpq; binary carries its own.
+@pytest.mark.parametrize("impl", [pytest.param("python", marks=pytest.mark.host_libpq),
+                                  pytest.param("c", marks=pytest.mark.host_libpq), "binary"])
 def test_same_behaviour_with_each_implementation(pg_url, impl):
     if not implementation_available(impl):
         pytest.skip(f"psycopg's {impl} implementation is not installed (pip install 'psycopg[{impl}]')")

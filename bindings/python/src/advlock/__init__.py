@@ -20,6 +20,7 @@ package only adapts it to Python.
 from __future__ import annotations
 
 import os
+from importlib.metadata import version as _distribution_version
 from typing import Callable, Optional, Union
 
 from . import _advlock
@@ -31,7 +32,9 @@ from .errors import (BadKey, Canceled, CapacityError, ClusterTarget, ConfigError
 from .scheduling import CONFLICT_EXIT_CODE, SKIPPED, skip_if_running
 from .xact import try_xact_lock, xact_lock
 
-__version__ = "0.1.0"
+# The installed distribution's version, which the build read from
+# capi/include/advlock/version.h (pyproject.toml): never written here.
+__version__ = _distribution_version("advlock")
 
 KeyLike = Union[Key, str, int, "tuple[int, int]"]
 
