@@ -3,7 +3,7 @@
 
 # The daily_sales job in Ruby: runs on one host at a time, skips (exit 3)
 # while another run holds the lock. The same example as examples/c, cpp,
-# python and java-batch; install the gem first (gem build + gem install in bindings/ruby).
+# python and java-batch; install the gem first (README: Install, Ruby).
 #
 #   ruby examples/ruby/skip_if_running.rb postgresql://batch@db/sales [SECONDS]
 require "advlock"
