@@ -42,6 +42,15 @@ auto without_gil(Call &&call) {
     return call();
 }
 
+// What is left of a wait of timeout_ms that ends at deadline: the waits
+// below go round again after a signal handler ran, for the time left only
+// (a wait forever stays forever).
+std::int64_t ms_left(std::int64_t timeout_ms, std::chrono::steady_clock::time_point deadline) {
+    if (timeout_ms == ADVLOCK_WAIT_FOREVER) return timeout_ms;
+    const auto now = std::chrono::steady_clock::now();
+    return now >= deadline ? 0 : std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+}
+
 class python_lock {
 public:
     python_lock(advlock::lock lock, advlock::key key, std::string label, bool shared, bool reentrant,
@@ -169,12 +178,7 @@ public:
         signal_wakeup wakeup;
         for (;;) {
             if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-            std::int64_t left = timeout_ms;
-            if (timeout_ms != ADVLOCK_WAIT_FOREVER) {
-                const auto now = std::chrono::steady_clock::now();
-                left = now >= deadline ? 0
-                                       : std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
-            }
+            const std::int64_t left = ms_left(timeout_ms, deadline);
             pollfd fds[2] = {{loss, POLLIN, 0}, {wakeup.fd(), POLLIN, 0}};
             const int ready = without_gil([&] { return ::poll(fds, 2, static_cast<int>(left)); });
             if (ready < 0 && errno != EINTR) {
@@ -256,12 +260,7 @@ private:
         signal_watch watch;
         for (;;) {
             if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-            std::int64_t left = timeout_ms;
-            if (timeout_ms != ADVLOCK_WAIT_FOREVER) {
-                const auto now = std::chrono::steady_clock::now();
-                left = now >= deadline ? 0
-                                       : std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
-            }
+            const std::int64_t left = ms_left(timeout_ms, deadline);
             const advlock::cancel_token &token = watch.token();
             std::optional<advlock::lock> lock;
             try {
