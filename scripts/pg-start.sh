@@ -64,8 +64,7 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 started=""
 for attempt in 1 2 3 4 5 6 7 8; do
-  port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-  port_in_use "$port" && continue
+  port=$("$here/free-port.sh")
   options="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$base"
   options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
   for setting in "${settings[@]}"; do
@@ -73,8 +72,14 @@ for attempt in 1 2 3 4 5 6 7 8; do
     options+=" -c $setting"
   done
   if "${as_server[@]}" "$bin/pg_ctl" -D "$data" -l "$base/server.log" -w -t 60 -o "$options" start >/dev/null 2>&1; then
-    started=yes
-    break
+    # With extra listen addresses the server starts when any one of them
+    # binds: make sure 127.0.0.1, which every client here uses, is one.
+    if port_in_use "$port"; then
+      started=yes
+      break
+    fi
+    echo "pg-start: port $port was taken on 127.0.0.1 after the server started; trying another" >&2
+    "${as_server[@]}" "$bin/pg_ctl" -D "$data" -m immediate -w -t 30 stop >/dev/null 2>&1 || true
   fi
 done
 if [ -z "$started" ]; then

@@ -7,6 +7,7 @@
 # STATE_DIR receives url (postgresql://... through PgBouncer) and port. Stop it
 # with scripts/pgbouncer-stop.sh STATE_DIR.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 state=${1:?usage: pgbouncer-start.sh STATE_DIR PG_STATE_DIR}
 pg=$(cd "${2:?usage: pgbouncer-start.sh STATE_DIR PG_STATE_DIR}" && pwd)
 command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || {
@@ -25,8 +26,7 @@ as_bouncer=()
 
 started=""
 for attempt in 1 2 3 4 5 6 7 8; do
-  port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-  port_in_use "$port" && continue
+  port=$("$here/free-port.sh")
   cat >"$base/pgbouncer.ini" <<INI
 [databases]
 postgres = host=127.0.0.1 port=$(cat "$pg/port") dbname=postgres user=postgres password=$password
