@@ -124,6 +124,11 @@ typedef enum advlock_status {
        symbolic link, not a regular file, or has other names. Never opted
        into: the message says what to change. */
     ADVLOCK_EUNSAFEDIR = -22,
+    /** The lock was lost and a newer holder took it: a fencing token was
+       superseded (advlock_fence_check, SQLSTATE 55T01). The job's transaction
+       must roll back; its work would overlap the new holder's. A kind of
+       ADVLOCK_ELOST in every binding's exception classes. */
+    ADVLOCK_EFENCED = -23,
 
     /** Not a status: makes the enum a full 32-bit int, so any value a caller
        or a newer library passes is a valid value of the type. */
@@ -639,8 +644,9 @@ ADVLOCK_API advlock_status advlock_cancel_token_cancel(advlock_cancel_token *tok
 /** Accepts NULL. Not while a wait that was given the token is still running. */
 ADVLOCK_API void advlock_cancel_token_free(advlock_cancel_token *token);
 
-/** The version of advlock_lock_options this header describes. */
-#define ADVLOCK_LOCK_OPTIONS_VERSION 1
+/** The version of advlock_lock_options this header describes (2 added slots;
+    a library also takes version 1 structs, which end before slots). */
+#define ADVLOCK_LOCK_OPTIONS_VERSION 2
 
 /** How advlock_session_acquire() takes a lock; fill it with
     advlock_lock_options_init() or ADVLOCK_LOCK_OPTIONS_INIT. */
@@ -659,6 +665,12 @@ typedef struct advlock_lock_options {
        stands for "the calling thread" in reentrant grouping and in the
        ADVLOCK_EDEADLOCK checks. 0 (the default): the calling OS thread. */
     uint64_t owner_id;
+    /** Job slots, "at most N at once": 0 or 1 (the default) takes the lock
+       itself; N (2..ADVLOCK_SLOTS_MAX) takes any one free slot of N, each
+       slot a lock of its own whose key advlock_key_slot() derives from the
+       target's key. A try tries every slot, in order 1..N; a wait waits for
+       the first to free (see @ref slots). Exclusive mode only. */
+    unsigned slots;
 } advlock_lock_options;
 
 /** Without it (the default) the handle is its own owner (see
@@ -670,17 +682,36 @@ typedef struct advlock_lock_options {
    non-reentrant ones of the same thread included. */
 #define ADVLOCK_LOCK_REENTRANT 0x1u
 
+/** Issue a fencing token with the grant (see @ref fencing): PostgreSQL only
+   (ADVLOCK_EUNSUPPORTED elsewhere), exclusive mode, not with
+   ADVLOCK_LOCK_REENTRANT (a second acquisition would fence out the first). */
+#define ADVLOCK_LOCK_FENCED 0x2u
+
 /** The defaults (a try), for `advlock_lock_options opts = ADVLOCK_LOCK_OPTIONS_INIT;`. */
-#define ADVLOCK_LOCK_OPTIONS_INIT {ADVLOCK_LOCK_OPTIONS_VERSION, 0, 0u, NULL, 0}
+#define ADVLOCK_LOCK_OPTIONS_INIT {ADVLOCK_LOCK_OPTIONS_VERSION, 0, 0u, NULL, 0, 0u}
 
 /** Fill opts with defaults for the given version (pass ADVLOCK_LOCK_OPTIONS_VERSION). */
 ADVLOCK_API advlock_status advlock_lock_options_init(advlock_lock_options *opts, unsigned int version);
 
 /** Take a lock as advlock_session_lock does, with options (NULL: the
-   defaults, a try). The outcomes are advlock_session_lock's. */
+   defaults, a try). The outcomes are advlock_session_lock's; with slots,
+   ADVLOCK_NOT_ACQUIRED means every slot was held (and stayed held until the
+   timeout). */
 ADVLOCK_API advlock_status advlock_session_acquire(advlock_lock **out, advlock_session *session,
                                                    const advlock_target *target, advlock_mode mode,
                                                    const advlock_lock_options *opts);
+
+/** The key the lock holds on the server: the target's key, or for a slot
+   lock the slot's key (advlock_key_slot). Valid also after release. */
+ADVLOCK_API advlock_status advlock_lock_key(advlock_key *out, const advlock_lock *lock);
+
+/** The slot the lock holds, 1..N, or 0 for a lock taken without slots. */
+ADVLOCK_API advlock_status advlock_lock_slot(unsigned *out, const advlock_lock *lock);
+
+/** The fencing token issued with the lock's grant (ADVLOCK_LOCK_FENCED);
+   ADVLOCK_EMISUSE when it was taken without one. Valid also after release,
+   when checking it can only fail. */
+ADVLOCK_API advlock_status advlock_lock_fence_token(int64_t *out, const advlock_lock *lock);
 
 /** @} */
 
@@ -858,6 +889,86 @@ ADVLOCK_API advlock_status advlock_xact_lock(struct pg_conn *conn, const advlock
 /** @} */
 
 /* ------------------------------------------------------------------------ */
+/* Job slots: at most N holders at once                                      */
+/* ------------------------------------------------------------------------ */
+/**
+ * @defgroup slots Job slots: at most N holders at once
+ * "At most 3 exports at once, on any host": a lock taken with N slots
+ * (advlock_lock_options.slots) holds one of N ordinary locks, slot 1..N, whose
+ * keys are derived from the lock's key by a frozen rule, so every language,
+ * the command and psql agree on them:
+ * @code{.sql}
+ *   -- slot S (1..N) of the lock whose canonical key text (advlock_key_format) is K:
+ *   ('x' || left(encode(sha256(convert_to('advlock-slot:' || K || '/' || S, 'UTF8')), 'hex'), 16))::bit(64)::bigint
+ * @endcode
+ * A bigint key, whatever the key's own space; N is not part of it, so holders
+ * that disagree about N share the lower slots and at most the larger N run.
+ * On MySQL/MariaDB a slot is the key-only lock "advlock:<slot key>". A try
+ * tries the slots in order; a wait tries them all, then waits on the server
+ * for one slot at a time in turn, in slices of ADVLOCK_SLOT_WAIT_SLICE_MS,
+ * trying all again between slices: a slot that frees is taken within one
+ * slice (at once when it is the slot being waited on). Loss detection is the
+ * session's, as for any lock.
+ * @{
+ */
+
+/** The most slots a lock may have. */
+#define ADVLOCK_SLOTS_MAX 64u
+
+/** How long a wait for a free slot waits on the server for one slot before
+    trying every slot again. */
+#define ADVLOCK_SLOT_WAIT_SLICE_MS 100
+
+/** The key of slot `slot` (1..ADVLOCK_SLOTS_MAX) of the lock with key `key`:
+   the rule above. */
+ADVLOCK_API advlock_status advlock_key_slot(advlock_key *out, const advlock_key *key, unsigned slot);
+
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/* Fencing tokens: a lost lock cannot commit work                            */
+/* ------------------------------------------------------------------------ */
+/**
+ * @defgroup fencing Fencing tokens: a lost lock cannot commit work
+ * A session lock can be lost (the server ended the session, restarted, failed
+ * over) and the next holder can start before the old one hears of it. For
+ * work that lands in the same PostgreSQL database, a fencing token closes
+ * that window: taken with ADVLOCK_LOCK_FENCED, each grant issues the lock's
+ * next token, a 64-bit number greater than every earlier one for that key,
+ * incremented in the table public.advlock_fence while the lock is held (in
+ * the lock's own round trip). The job then runs advlock_fence_check (or its
+ * SQL, advlock_fence_check_sql) inside its own data transaction, before
+ * committing: it fails with ADVLOCK_EFENCED when a newer token was issued,
+ * and otherwise holds a row lock until the transaction ends, so the next
+ * holder's increment waits for that commit. Committed work of an old holder
+ * and of the new one therefore never overlap. advlock_sql_fence prints the
+ * table and functions to create once per database (`advlock sql fence`).
+ * While an old holder's checked transaction is still open, the next holder's
+ * try gives ADVLOCK_NOT_ACQUIRED and a wait waits for it (within its timeout).
+ * @{
+ */
+
+/** The statements that create public.advlock_fence and its functions
+   (idempotent); *out is released with advlock_free. */
+ADVLOCK_API advlock_status advlock_sql_fence(char **out);
+
+/** Check a token on the caller's own libpq connection, which must be inside
+   the job's transaction (else ADVLOCK_EMISUSE: the row lock would end with
+   the statement). ADVLOCK_OK: the token is still the lock's latest, and no
+   newer one can be issued before the transaction ends; ADVLOCK_EFENCED: a
+   newer holder took the lock (roll back); ADVLOCK_EUNSUPPORTED: the fence
+   table is missing. */
+ADVLOCK_API advlock_status advlock_fence_check(struct pg_conn *conn, const advlock_key *key, int64_t token);
+
+/** The check as one statement for any driver, e.g.
+   "SELECT public.advlock_fence_check('100:1', 7)"; run it inside the job's
+   transaction and map a failure's SQLSTATE with advlock_status_from_sqlstate
+   (55T01 is ADVLOCK_EFENCED). *out is released with advlock_free. */
+ADVLOCK_API advlock_status advlock_fence_check_sql(char **out, const advlock_key *key, int64_t token);
+
+/** @} */
+
+/* ------------------------------------------------------------------------ */
 /* SQL for other drivers (JDBC, ActiveRecord, psycopg...)                    */
 /* ------------------------------------------------------------------------ */
 /** @defgroup sql SQL for other drivers (JDBC, ActiveRecord, psycopg...)
@@ -918,7 +1029,8 @@ ADVLOCK_API advlock_status advlock_xact_wait_sql(char **out, advlock_xact_wait_s
    it, for errors another driver reports: ADVLOCK_NOT_ACQUIRED (55P03, a
    lock_timeout ran out), ADVLOCK_EDEADLOCK (40P01), ADVLOCK_EPERMISSION (42501),
    ADVLOCK_ECANCELED (57014), ADVLOCK_ECAPACITY (53200), ADVLOCK_ECONNECT
-   (class 08), ADVLOCK_ESERVER for any other, and for NULL. */
+   (class 08), ADVLOCK_EFENCED (55T01, advlock_fence_check's), ADVLOCK_ESERVER
+   for any other, and for NULL. */
 ADVLOCK_API advlock_status advlock_status_from_sqlstate(const char *sqlstate);
 
 /** Release a string advlock allocated for the caller. Accepts NULL. */

@@ -136,6 +136,13 @@ public:
         return text;
     }
 
+    // The key of slot `slot` (1..ADVLOCK_SLOTS_MAX) of this lock (advlock_key_slot).
+    key slot(unsigned slot) const {
+        advlock_key k;
+        detail::check(advlock_key_slot(&k, &key_, slot));
+        return key(k);
+    }
+
     advlock_pg_locks_key to_pg_locks() const {
         advlock_pg_locks_key pg;
         detail::check(advlock_key_to_pg_locks(&pg, &key_));
@@ -249,6 +256,8 @@ struct lock_options {
     bool reentrant = false;       // the thread's reentrant locks are one owner
     const cancel_token *cancel = nullptr;
     std::uint64_t owner_id = 0;   // the runtime's thread id; 0: the OS thread
+    unsigned slots = 0;           // N >= 2: any one free slot of N (job slots)
+    bool fenced = false;          // issue a fencing token with the grant (PostgreSQL)
 };
 
 // One held lock; released by release() or at the end of its scope.
@@ -261,6 +270,24 @@ public:
     // One round trip; strict also asks the server's lock table for this key.
     void verify(bool strict = false) {
         detail::check(advlock_lock_verify(handle_.get(), strict ? ADVLOCK_VERIFY_STRICT : 0u));
+    }
+    // The key held on the server: the target's, or the slot's.
+    advlock::key key() const {
+        advlock_key k;
+        detail::check(advlock_lock_key(&k, handle_.get()));
+        return advlock::key(k);
+    }
+    // 1..N for a slot lock, 0 otherwise.
+    unsigned slot() const {
+        unsigned s = 0;
+        detail::check(advlock_lock_slot(&s, handle_.get()));
+        return s;
+    }
+    // The token issued with the grant; throws misuse unless taken fenced.
+    std::int64_t fence_token() const {
+        std::int64_t token = 0;
+        detail::check(advlock_lock_fence_token(&token, handle_.get()));
+        return token;
     }
     advlock_lock *c_handle() const { return handle_.get(); }
 
@@ -347,7 +374,8 @@ public:
         advlock_lock_options c_options;
         detail::check(advlock_lock_options_init(&c_options, ADVLOCK_LOCK_OPTIONS_VERSION));
         c_options.timeout_ms = options.timeout_ms;
-        c_options.flags = options.reentrant ? ADVLOCK_LOCK_REENTRANT : 0u;
+        c_options.flags = (options.reentrant ? ADVLOCK_LOCK_REENTRANT : 0u) | (options.fenced ? ADVLOCK_LOCK_FENCED : 0u);
+        c_options.slots = options.slots;
         c_options.cancel = options.cancel ? options.cancel->c_handle() : nullptr;
         c_options.owner_id = options.owner_id;
         advlock_lock *l = nullptr;
@@ -503,6 +531,26 @@ inline std::string ledger_sql() {
 }
 
 // REVOKE or GRANT EXECUTE on every advisory-lock function, for role.
+// The fence table and functions to create once (`advlock sql fence`).
+inline std::string fence_sql() {
+    char *text = nullptr;
+    detail::check(advlock_sql_fence(&text));
+    return detail::take_string(text);
+}
+
+// The fence check as one statement for any driver; run it in the job's transaction.
+inline std::string fence_check_sql(const key &k, std::int64_t token) {
+    char *text = nullptr;
+    detail::check(advlock_fence_check_sql(&text, &k.c_key(), token));
+    return detail::take_string(text);
+}
+
+// The fence check on a libpq connection inside the job's transaction: throws
+// fenced_out when a newer holder took the lock.
+inline void fence_check(struct pg_conn *conn, const key &k, std::int64_t token) {
+    detail::check(advlock_fence_check(conn, &k.c_key(), token));
+}
+
 inline std::string privileges_sql(const std::string &role, bool grant) {
     char *out = nullptr;
     detail::check(advlock_sql_privileges(&out, role.c_str(), grant ? ADVLOCK_SQL_GRANT : 0u));

@@ -14,8 +14,9 @@
  *  - the status constant of advlock.h (its value is pinned there);
  *  - kind: the snake_case name of its outcome (advlock.hpp's exception class);
  *  - Kind: the same in CamelCase (the core's and the bindings' class name);
- *  - parent: the kind of the class it derives from (@c error, or
- *    @c unsafe_target for targets where locks would exclude no one);
+ *  - parent: the kind of the class it derives from (@c error,
+ *    @c unsafe_target for targets where locks would exclude no one, or
+ *    @c lock_lost for a kind of loss);
  *  - a one-line summary.
  *
  * Appending a status: add it to the enum in advlock.h and here, in both places
@@ -74,7 +75,9 @@
     X(ADVLOCK_ECLUSTER, cluster_target, ClusterTarget, unsafe_target,                              \
       "a node of a multi-primary cluster: its locks exclude only sessions on that node")           \
     X(ADVLOCK_EUNSAFEDIR, unsafe_lock_directory, UnsafeLockDirectory, unsafe_target,               \
-      "the local lock directory or a lock file in it could be replaced by another user")
+      "the local lock directory or a lock file in it could be replaced by another user")             \
+    X(ADVLOCK_EFENCED, fenced_out, FencedOut, lock_lost,                                           \
+      "a newer holder took the lock: the fencing token was superseded (SQLSTATE 55T01)")
 
 /** Every status: the outcomes, then the errors. */
 #define ADVLOCK_STATUS_TABLE(X) ADVLOCK_STATUS_OUTCOMES(X) ADVLOCK_STATUS_ERRORS(X)
