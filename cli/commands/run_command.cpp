@@ -80,7 +80,7 @@ int run_command(const std::vector<std::string> &args) {
     if (also_local) {
         local_session = open_session(local_url, "");
         SignalRelay signals;  // only while waiting: a signal during the connect below just ends advlock
-        local_lock = take_lock(*local_session, target, registry, wait, mode, signals);
+        local_lock = take_lock(*local_session, target, registry, wait, LockRequest{mode}, signals);
         if (!local_lock) {
             std::cerr << "advlock: " << holder_line(*local_session, target, registry) << " on this host; not running "
                       << arguments.command[0] << " (exit " << on_conflict << ")\n";
@@ -90,7 +90,7 @@ int run_command(const std::vector<std::string> &args) {
     advlock::session session = open_session(
         url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])));
     SignalRelay signals;
-    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode, signals);
+    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, LockRequest{mode}, signals);
     if (!lock) {
         std::cerr << "advlock: " << holder_line(session, target, registry) << "; not running "
                   << arguments.command[0] << " (exit " << on_conflict << ")\n";
