@@ -33,10 +33,11 @@ LockTarget slot_target(const LockTarget &target, unsigned slot) {
 }
 
 std::string slot_holder_lines(advlock::session &session, const LockTarget &target,
-                              const std::optional<advlock::registry> &registry, unsigned slots) {
+                              const std::optional<advlock::registry> &registry, unsigned slots,
+                              const std::string &unseen) {
     std::string lines;
     for (unsigned slot = 1; slot <= slots; ++slot) {
-        lines += "advlock:   " + holder_line(session, slot_target(target, slot), registry) + "\n";
+        lines += "advlock:   " + holder_line(session, slot_target(target, slot), registry, unseen) + "\n";
     }
     return lines;
 }

@@ -24,6 +24,7 @@ LockTarget slot_target(const LockTarget &target, unsigned slot);
 // One line per slot naming who holds it, each ending in "\n", for the
 // message of a run that found every slot taken.
 std::string slot_holder_lines(advlock::session &session, const LockTarget &target,
-                              const std::optional<advlock::registry> &registry, unsigned slots);
+                              const std::optional<advlock::registry> &registry, unsigned slots,
+                              const std::string &unseen = kHolderUnseen);
 
 }  // namespace advlock::cli

@@ -43,14 +43,19 @@ std::string basename_of(const std::string &path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// --slots: what it cannot go with is refused before connecting.
+// --slots and --fence: what they cannot go with is refused before connecting.
 LockRequest lock_request(const Arguments &arguments) {
     LockRequest request;
     request.mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
     request.slots = slots_option(arguments, "run");
+    request.fenced = arguments.flags.count("fence") > 0;
     const bool shared = request.mode == advlock::mode::shared;
     if (request.slots && shared) {
         throw usage_error("advlock run: --slots takes one slot exclusively: not with --shared");
+    }
+    if (request.fenced && shared) {
+        throw usage_error("advlock run: --fence needs the lock exclusively (each holder's token fences out the "
+                          "one before): not with --shared");
     }
     if (request.slots && arguments.has("once-per")) {
         // The ledger is checked and written under the lock: with N holders at once, all of them could run.
@@ -64,17 +69,31 @@ std::string conflict_message(advlock::session &session, const LockTarget &target
                              const std::optional<advlock::registry> &registry, const LockRequest &request,
                              const std::string &where, const std::string &command, int code) {
     const std::string not_running = "; not running " + command + " (exit " + std::to_string(code) + ")\n";
-    if (!request.slots) return "advlock: " + holder_line(session, target, registry) + where + not_running;
+    // A fenced grant also waits for the row lock of an earlier holder's checked, still open, transaction.
+    const std::string unseen = request.fenced ? std::string(kHolderUnseen) +
+                                                    ", or an earlier holder's transaction that checked its fencing "
+                                                    "token is still open"
+                                              : kHolderUnseen;
+    if (!request.slots) return "advlock: " + holder_line(session, target, registry, unseen) + where + not_running;
     return "advlock: every slot of " + target.label + " is held (" + std::to_string(request.slots) + " slots)" +
-           where + not_running + slot_holder_lines(session, target, registry, request.slots);
+           where + not_running + slot_holder_lines(session, target, registry, request.slots, unseen);
 }
 
-// What the job is told about its lock: the slot it holds.
+// What the job is told about its lock: the slot it holds, and the fencing
+// token to check in its own transaction (the key it is for, and the check as
+// one statement, quoted by the library).
 EnvironmentVariables lock_environment(const advlock::lock &lock, const LockRequest &request) {
     EnvironmentVariables variables;
     if (request.slots) {
         variables.emplace_back("ADVLOCK_SLOT", std::to_string(lock.slot()));
         variables.emplace_back("ADVLOCK_SLOTS", std::to_string(request.slots));
+    }
+    if (request.fenced) {
+        const std::int64_t token = lock.fence_token();
+        const advlock::key held = lock.key();
+        variables.emplace_back("ADVLOCK_FENCE_TOKEN", std::to_string(token));
+        variables.emplace_back("ADVLOCK_FENCE_KEY", held.to_string());
+        variables.emplace_back("ADVLOCK_FENCE_CHECK_SQL", advlock::fence_check_sql(held, token));
     }
     return variables;
 }
@@ -85,7 +104,7 @@ int run_command(const std::vector<std::string> &args) {
     std::vector<OptionSpec> spec = target_options();
     spec.insert(spec.end(), {{"wait", true}, {"shared", false}, {"conflict-exit-code", true}, {"kill-grace", true},
                              {"application-name", true}, {"also-local", false}, {"local-url", true},
-                             {"once-per", true}, {"slots", true}});
+                             {"once-per", true}, {"slots", true}, {"fence", false}});
     const Arguments arguments = parse_arguments("run", args, spec, /*takes_command=*/true);
     const std::optional<ConfigFile> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "run");
