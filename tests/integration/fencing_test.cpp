@@ -142,6 +142,7 @@ TEST_F(Fencing, AnOpenCheckedTransactionHoldsTheNextTokenBackUntilItEnds) {
     Lock tried;
     const advlock_status tried_status = take_fenced(&tried, b, key);
     EXPECT_EQ(tried_status, ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
+    tried.reset();
     EXPECT_EQ(advisory_locks_of(psql_, backend_pid(b)), "");
 
     // A wait waits for the old transaction, then gets the next token.
@@ -152,11 +153,17 @@ TEST_F(Fencing, AnOpenCheckedTransactionHoldsTheNextTokenBackUntilItEnds) {
         const int64_t token = status == ADVLOCK_OK ? token_of(lock) : -1;
         return std::make_pair(status, token);
     });
-    // Waiting on the fence row (a tuple or transaction lock), holding the advisory lock.
-    while (psql_.value("SELECT count(*) FROM pg_locks WHERE pid = $1::int AND NOT granted AND locktype IN "
-                       "('tuple', 'transactionid')",
-                       {std::to_string(b_pid)}) == "0") {
+    // Waiting on the fence row (a tuple or transaction lock), holding the
+    // advisory lock; a wait that ends first did not wait for the old work.
+    bool waited_for_the_row = false;
+    while (!waited_for_the_row && waited.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        waited_for_the_row =
+            psql_.value("SELECT count(*) FROM pg_locks WHERE pid = $1::int AND NOT granted AND locktype IN "
+                        "('tuple', 'transactionid')",
+                        {std::to_string(b_pid)}) != "0";
     }
+    EXPECT_TRUE(waited_for_the_row) << "the next holder got its token while the old holder's checked transaction "
+                                       "was still open";
     data.script("COMMIT");  // the old holder's work lands before the new token exists
     const auto [status, token] = waited.get();
     EXPECT_EQ(status, ADVLOCK_OK) << advlock_error_last()->message;
