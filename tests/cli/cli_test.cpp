@@ -166,7 +166,7 @@ TEST(CliRun, BadArgumentsExit64WithAClearMessage) {
         {{"frobnicate"}, "unknown command frobnicate"},
         {{"key"}, "exactly one lock name"},
         {{"key", ""}, "lock name is empty"},
-        {{"sql", "drop"}, "give revoke, grant or ledger"},
+        {{"sql", "drop"}, "give revoke, grant, ledger or fence"},
         {{"sql", "grant"}, "which role?"},
     };
     for (const auto &[args, message] : cases) {
