@@ -142,6 +142,18 @@ TEST(CliSlots, ThreeRunAtOnceAFourthSkipsNamingEachHolderOrWaitsForAFreeSlot) {
     for (const auto &[slot, holder] : holders) EXPECT_EQ(holder->wait(), 0) << "slot " << slot;
 }
 
+TEST(CliSlots, ALostSlotStopsTheJobAndExits75) {
+    ChildProcess run({kAdvlock, "run", "--db", postgres_url(), "--slots", "2", "--name", job_name(),
+                      "--application-name", "cli-slots-lost", "--", "sh", "-c", "echo ready; exec sleep 3600"},
+                     true);
+    EXPECT_EQ(run.read_line(), "ready");
+    Psql psql;
+    psql.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cli-slots-lost'");
+    const std::string output = run.read_all();
+    EXPECT_EQ(run.wait(), 75) << output;
+    EXPECT_NE(output.find("the lock on " + job_name() + " slot 1 was lost"), std::string::npos) << output;
+}
+
 TEST(CliSlots, KeyPrintsEachSlotsKeyAsPsqlDerivesIt) {
     const Outcome key = advlock_cli({"key", "daily_sales", "--slots", "3"});
     EXPECT_EQ(key.code, 0) << key.output;
