@@ -16,6 +16,7 @@ public final class Lock implements AutoCloseable {
     private final Key key;
     private final Mode mode;
     private final boolean reentrant;
+    private final int slot;  // fixed at the grant: read once, so toString never calls into a closed session
     // Never deleted here: another thread may be inside it. Released and closed-session
     // handles answer MisuseException from the C ABI; finalization frees it.
     private final NativeLock handle;
@@ -26,6 +27,7 @@ public final class Lock implements AutoCloseable {
         this.key = key;
         this.mode = mode;
         this.reentrant = reentrant;
+        this.slot = handle.slot();
     }
 
     public Key key() {
@@ -43,6 +45,27 @@ public final class Lock implements AutoCloseable {
 
     public LockSession session() {
         return session;
+    }
+
+    /**
+     * The key this lock holds on the server: {@link #key()}, or for a lock taken with
+     * {@link LockOptions#slots(int)} its slot's key ({@code key().slot(slot())}), as pg_locks shows it.
+     */
+    public Key serverKey() {
+        return Key.own(handle.serverKey());
+    }
+
+    /** The slot this lock holds, 1 to N, when taken with {@link LockOptions#slots(int)}; 0 otherwise. */
+    public int slot() {
+        return slot;
+    }
+
+    /**
+     * The fencing token issued with the grant ({@link LockOptions#fenced()}); still readable after
+     * release. Throws {@link MisuseException} for a lock taken without one.
+     */
+    public long fenceToken() {
+        return handle.fenceToken();
     }
 
     /**
@@ -88,6 +111,7 @@ public final class Lock implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Lock(" + key + (mode == Mode.SHARED ? ", shared" : "") + (reentrant ? ", reentrant" : "") + ")";
+        return "Lock(" + key + (slot != 0 ? ", slot " + slot : "") + (mode == Mode.SHARED ? ", shared" : "")
+                + (reentrant ? ", reentrant" : "") + ")";
     }
 }
