@@ -69,6 +69,18 @@ public final class Lock implements AutoCloseable {
     }
 
     /**
+     * Check this lock's fencing token on the job's own connection, inside its transaction, right before
+     * commit (see {@link Fencing}): throws {@link FencedOutException} when a newer holder took the lock
+     * (roll back), and otherwise holds off the next holder's token until the transaction ends, so its
+     * commit cannot overlap a newer holder's work. Throws {@link MisuseException} when the connection
+     * is in auto-commit mode or the lock was taken without {@link LockOptions#fenced()}; other server
+     * errors map as in {@link TransactionLocks}, with the {@link java.sql.SQLException} as cause.
+     */
+    public void checkFence(java.sql.Connection connection) {
+        Fencing.check(connection, this);
+    }
+
+    /**
      * Release now. Throws {@link LockLostException} when the lock had been lost
      * (the work done under it may have overlapped another holder), and
      * {@link MisuseException} when already released or the session is closed.
