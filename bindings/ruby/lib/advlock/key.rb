@@ -81,6 +81,10 @@ module Advlock
     # the same in every language, the command and psql.
     def slot(n) = Key.new(@native.slot(Key.slot_number(n, "a slot")))
 
+    # @api private: the fence check for a token of a lock holding this key on
+    # the server (advlock_fence_check_sql), for the job's own connection.
+    def fence_check_sql(token) = @native.fence_check_sql(token)
+
     # @api private: an Integer for the C library to judge (it knows the
     # range); anything else is refused here, as SWIG would only say TypeError.
     def self.slot_number(value, what)

@@ -27,6 +27,20 @@ module Advlock
     # release. Raises Misuse for a lock taken without one.
     def fence_token = @native.fence_token
 
+    # Check the fencing token on the job's own connection, inside its open
+    # transaction, right before commit: a PG::Connection, or an ActiveRecord
+    # connection (Model.connection). Raises FencedOut (a LockLost) when a
+    # newer holder took the lock: roll back. Otherwise the next holder's token
+    # waits until this transaction ends, so its commit cannot overlap a newer
+    # holder's work. Raises Misuse outside a transaction or for a lock taken
+    # without fence: true.
+    def check_fence(connection) = Fence.check(connection, self)
+
+    # The check as one statement, for a driver check_fence does not know
+    # (Sequel...): run it in the job's transaction and map a failure with
+    # Advlock::Error.for_sqlstate.
+    def fence_check_sql = server_key.fence_check_sql(fence_token)
+
     def shared? = @shared
 
     # Release now. Raises LockLost when the lock had been lost (the work done
