@@ -30,7 +30,7 @@ class FenceActiveRecordTest < Minitest::Test
         lock = first.try_lock(KEY, fence: true)
         Export.transaction do
           # ActiveRecord begins its transaction lazily: had the check run
-          # before BEGIN, its row lock would be gone and the next holder in.
+          # outside it, its row lock would be gone and the next holder in.
           lock.check_fence(Export.connection)
           lock.release
           assert_nil nxt.try_lock(KEY, fence: true), "the next token waits for the checked transaction"

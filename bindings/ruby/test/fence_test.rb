@@ -10,6 +10,7 @@ class FenceTest < Minitest::Test
   KEY = Advlock::Key.pair(4301, 1)
 
   def setup
+    admin.exec("SET client_min_messages = warning") # "already exists, skipping" is no news
     admin.exec(Advlock.fence_sql) # idempotent
   end
 

@@ -61,8 +61,9 @@ module Advlock
                         "end with its own statement): run it inside Model.transaction { ... }"
         end
         begin
-          # execute, not raw_connection: ActiveRecord begins a lazy
-          # transaction on the first statement, so this one runs inside it.
+          # Through ActiveRecord (execute): it sends a lazily begun
+          # transaction's BEGIN first, so the check runs inside it, and
+          # raw_connection would turn the adapter's lazy transactions off.
           result = connection.execute(sql)
           result.clear if result.respond_to?(:clear)
         rescue ::ActiveRecord::StatementInvalid => e
