@@ -43,10 +43,14 @@ protected:
         advlock_lock_options options = ADVLOCK_LOCK_OPTIONS_INIT;
         options.flags = ADVLOCK_LOCK_FENCED;
         options.timeout_ms = timeout_ms;
-        advlock_lock *lock = nullptr;
-        const advlock_status status =
-            advlock_session_acquire(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, &options);
-        out->reset(lock);
+        return acquire_with(out, session, key, options);
+    }
+
+    // The check in a transaction of its own on `data`, rolled back after.
+    static advlock_status check_in_transaction(Psql &data, const advlock_key &key, int64_t token) {
+        data.script("BEGIN");
+        const advlock_status status = advlock_fence_check(data.get(), &key, token);
+        data.script("ROLLBACK");
         return status;
     }
 
@@ -93,10 +97,7 @@ TEST_F(Fencing, TheCheckPassesForTheLatestTokenAndFencesOutAnOlderOne) {
     const int64_t old_token = token_of(old_holder);
 
     Psql data;
-    data.script("BEGIN");
-    EXPECT_EQ(advlock_fence_check(data.get(), &key, old_token), ADVLOCK_OK) << advlock_error_last()->message;
-    data.script("COMMIT");
-
+    EXPECT_EQ(check_in_transaction(data, key, old_token), ADVLOCK_OK) << advlock_error_last()->message;
     ASSERT_EQ(advlock_lock_release(old_holder.get()), ADVLOCK_OK);
     Lock new_holder;
     ASSERT_EQ(take_fenced(&new_holder, b, key), ADVLOCK_OK) << advlock_error_last()->message;
@@ -106,15 +107,10 @@ TEST_F(Fencing, TheCheckPassesForTheLatestTokenAndFencesOutAnOlderOne) {
     EXPECT_NE(std::string(advlock_error_last()->message).find("stale"), std::string::npos)
         << advlock_error_last()->message;
     data.script("ROLLBACK");
-    data.script("BEGIN");
-    EXPECT_EQ(advlock_fence_check(data.get(), &key, token_of(new_holder)), ADVLOCK_OK)
-        << advlock_error_last()->message;
-    data.script("ROLLBACK");
+    EXPECT_EQ(check_in_transaction(data, key, token_of(new_holder)), ADVLOCK_OK) << advlock_error_last()->message;
     // A token from nowhere (never issued, or another lock's) fails closed too.
     const advlock_key never = test_key(".never");
-    data.script("BEGIN");
-    EXPECT_EQ(advlock_fence_check(data.get(), &never, 1), ADVLOCK_EFENCED);
-    data.script("ROLLBACK");
+    EXPECT_EQ(check_in_transaction(data, never, 1), ADVLOCK_EFENCED);
 }
 
 TEST_F(Fencing, AnOpenCheckedTransactionHoldsTheNextTokenBackUntilItEnds) {
@@ -142,6 +138,7 @@ TEST_F(Fencing, AnOpenCheckedTransactionHoldsTheNextTokenBackUntilItEnds) {
     Lock tried;
     const advlock_status tried_status = take_fenced(&tried, b, key);
     EXPECT_EQ(tried_status, ADVLOCK_NOT_ACQUIRED) << advlock_error_last()->message;
+    tried.reset();
     EXPECT_EQ(advisory_locks_of(psql_, backend_pid(b)), "");
 
     // A wait waits for the old transaction, then gets the next token.
@@ -152,18 +149,22 @@ TEST_F(Fencing, AnOpenCheckedTransactionHoldsTheNextTokenBackUntilItEnds) {
         const int64_t token = status == ADVLOCK_OK ? token_of(lock) : -1;
         return std::make_pair(status, token);
     });
-    // Waiting on the fence row (a tuple or transaction lock), holding the advisory lock.
-    while (psql_.value("SELECT count(*) FROM pg_locks WHERE pid = $1::int AND NOT granted AND locktype IN "
-                       "('tuple', 'transactionid')",
-                       {std::to_string(b_pid)}) == "0") {
+    // Waiting on the fence row (a tuple or transaction lock), holding the
+    // advisory lock; a wait that ends first did not wait for the old work.
+    bool waited_for_the_row = false;
+    while (!waited_for_the_row && waited.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        waited_for_the_row =
+            psql_.value("SELECT count(*) FROM pg_locks WHERE pid = $1::int AND NOT granted AND locktype IN "
+                        "('tuple', 'transactionid')",
+                        {std::to_string(b_pid)}) != "0";
     }
+    EXPECT_TRUE(waited_for_the_row) << "the next holder got its token while the old holder's checked transaction "
+                                       "was still open";
     data.script("COMMIT");  // the old holder's work lands before the new token exists
     const auto [status, token] = waited.get();
     EXPECT_EQ(status, ADVLOCK_OK) << advlock_error_last()->message;
     EXPECT_EQ(token, old_token + 1);
-    data.script("BEGIN");
-    EXPECT_EQ(advlock_fence_check(data.get(), &key, old_token), ADVLOCK_EFENCED);
-    data.script("ROLLBACK");
+    EXPECT_EQ(check_in_transaction(data, key, old_token), ADVLOCK_EFENCED);
 }
 
 TEST_F(Fencing, TheCheckOutsideATransactionIsMisuse) {
