@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,21 @@
 #include "advlock.hpp"
 
 namespace advlock_swig {
+
+// A slot number or count from a language whose integers are wider or signed
+// (Java's long, Ruby's Integer), for the C ABI's unsigned: one the unsigned
+// cannot hold is refused here, so it is never wrapped to a valid-looking
+// number; every other value is the C library's to judge.
+inline unsigned slot_count(std::int64_t n, const char *what) {
+    if (n < 0 || n > static_cast<std::int64_t>(std::numeric_limits<unsigned>::max())) {
+        throw advlock::error(ADVLOCK_EINVAL,
+                             std::string("advlock: ") + what + " " + std::to_string(n) +
+                                 " is out of range (a lock has at most " + std::to_string(ADVLOCK_SLOTS_MAX) +
+                                 " slots)",
+                             "");
+    }
+    return static_cast<unsigned>(n);
+}
 
 class Key {
 public:
@@ -62,6 +78,14 @@ public:
         return advlock::xact_wait_sql(advlock::xact_wait_step_from_name(step), key_,
                                       shared ? advlock::mode::shared : advlock::mode::exclusive, timeout_ms, saved);
     }
+
+    // The key of slot n (1..ADVLOCK_SLOTS_MAX) of this lock (advlock_key_slot).
+    Key slot(std::int64_t n) const { return Key(key_.slot(slot_count(n, "slot"))); }
+
+    // The fence check as one statement (advlock_fence_check_sql), for the
+    // job's own driver to run inside its transaction; this is the key held
+    // on the server (Lock::server_key), token the lock's fence token.
+    std::string fence_check_sql(std::int64_t token) const { return advlock::fence_check_sql(key_, token); }
 
     const advlock::key &native() const { return key_; }
     Key() : key_(advlock::key::bigint(0)) {}  // SWIG's containers need a default
@@ -124,6 +148,12 @@ public:
     void check() const { lock_.check(); }
     void verify(bool strict) { lock_.verify(strict); }
     bool held() const { return advlock_lock_check(lock_.c_handle()) == ADVLOCK_OK; }
+    // The key held on the server: the target's, or the slot's (advlock_lock_key).
+    Key server_key() const { return Key(lock_.key()); }
+    // 1..N for a lock taken with slots, 0 otherwise.
+    int slot() const { return static_cast<int>(lock_.slot()); }
+    // The token issued with the grant; throws misuse unless taken fenced.
+    std::int64_t fence_token() const { return lock_.fence_token(); }
     explicit Lock(advlock::lock lock) : lock_(std::move(lock)) {}
 
 private:
@@ -179,21 +209,25 @@ public:
     }
     // Every option: timeout_ms 0 tries, -1 waits as long as it takes;
     // reentrant makes the calling thread's reentrant locks one owner; cancel
-    // (may be null) ends this wait only. nullptr when another owner holds it
-    // and the time ran out.
-    Lock *acquire(const Key &key, bool shared, std::int64_t timeout_ms, bool reentrant, const CancelToken *cancel) {
-        return acquire_as(key, shared, timeout_ms, reentrant, cancel, 0);
+    // (may be null) ends this wait only; slots N >= 2 takes any one free slot
+    // of N (0: the lock itself); fenced issues a fencing token with the grant.
+    // nullptr when another owner holds it (every slot) and the time ran out.
+    Lock *acquire(const Key &key, bool shared, std::int64_t timeout_ms, bool reentrant, const CancelToken *cancel,
+                  std::int64_t slots, bool fenced) {
+        return acquire_as(key, shared, timeout_ms, reentrant, cancel, 0, slots, fenced);
     }
     // The same for a runtime thread that is not an OS thread (a Java virtual
     // thread): owner_id is the runtime's nonzero id for it (advlock_lock_options),
     // signed here because Java has no unsigned long.
     Lock *acquire_as(const Key &key, bool shared, std::int64_t timeout_ms, bool reentrant, const CancelToken *cancel,
-                     std::int64_t owner_id) {
+                     std::int64_t owner_id, std::int64_t slots, bool fenced) {
         advlock::lock_options options;
         options.timeout_ms = timeout_ms;
         options.reentrant = reentrant;
         options.cancel = cancel ? &cancel->native() : nullptr;
         options.owner_id = static_cast<std::uint64_t>(owner_id);
+        options.slots = slot_count(slots, "slots");
+        options.fenced = fenced;
         std::optional<advlock::lock> lock = session_.acquire(key.native(), mode(shared), options);
         return lock ? new Lock(std::move(*lock)) : nullptr;
     }
@@ -265,5 +299,7 @@ inline std::string version() { return advlock_version(); }
 // each language maps to its exception class as it maps every other status.
 inline int status_from_sqlstate(const std::string &sqlstate) { return advlock::status_from_sqlstate(sqlstate); }
 inline std::string name_key_sql(const std::string &name) { return advlock::name_key_sql(name); }
+// The fence table and functions to create once per database (advlock_sql_fence).
+inline std::string fence_sql() { return advlock::fence_sql(); }
 
 }  // namespace advlock_swig

@@ -16,6 +16,7 @@ require_relative "advlock/errors" # its classes come from the native status tabl
 require_relative "advlock/key"
 require_relative "advlock/registry"
 require_relative "advlock/lock"
+require_relative "advlock/fence"
 require_relative "advlock/session"
 
 module Advlock

@@ -13,7 +13,8 @@ class ErrorsTest < Minitest::Test
       next if row.kind == "ok" # success: nothing to raise
 
       error_class = Advlock.const_get(row.class_name, false)
-      parent = row.parent == "unsafe_target" ? Advlock::UnsafeTarget : Advlock::Error
+      parent = { "error" => Advlock::Error, "none" => Advlock::Error, "unsafe_target" => Advlock::UnsafeTarget }
+               .fetch(row.parent) { Advlock.const_get(rows.find { |r| r.kind == row.parent }.class_name, false) }
       assert_equal parent, error_class.superclass, row.name
       assert_equal row.status, error_class.status, row.name
       assert_equal row.summary, error_class.summary, row.name
@@ -41,6 +42,8 @@ class ErrorsTest < Minitest::Test
     end
     assert_equal "ADVLOCK_ELOST", Advlock::LockLost.status_name
     assert_equal(-13, Advlock::LockLost.status) # pinned in advlock.h
+    assert_operator Advlock::FencedOut, :<, Advlock::LockLost # a job stopping on a loss stops on this too
+    assert_equal "ADVLOCK_EFENCED", Advlock::FencedOut.status_name
   end
 
   def test_an_unknown_status_is_an_error_still
@@ -52,7 +55,8 @@ class ErrorsTest < Minitest::Test
 
   def test_sqlstates_of_sql_run_through_another_driver
     { "40P01" => Advlock::Deadlock, "53200" => Advlock::CapacityError, "55P03" => Advlock::NotAcquired,
-      "42501" => Advlock::PermissionDenied, "XX000" => Advlock::ServerError }.each do |sqlstate, error_class|
+      "42501" => Advlock::PermissionDenied, "XX000" => Advlock::ServerError,
+      "55T01" => Advlock::FencedOut }.each do |sqlstate, error_class|
       error = Advlock::Error.for_sqlstate(sqlstate, "from ActiveRecord")
       assert_instance_of error_class, error, sqlstate
       assert_equal sqlstate, error.sqlstate

@@ -17,10 +17,10 @@ module Advlock
     def status_name = Error::BY_STATUS[status]&.status_name
 
     class << self
-      # The C ABI's status this class stands for, its name in advlock.h and
-      # its one-line summary, from the status table; nil for the bases
-      # (Error, UnsafeTarget), which stand for no one status.
-      attr_reader :status, :status_name, :summary
+      # The C ABI's status this class stands for, its name in advlock.h, its
+      # kind (lock_lost) and its one-line summary, from the status table; nil
+      # for the bases (Error, UnsafeTarget), which stand for no one status.
+      attr_reader :status, :status_name, :kind, :summary
 
       # The exception for a status; the native extension calls this.
       def for_status(status, message, sqlstate)
@@ -37,6 +37,7 @@ module Advlock
       def define_status(row)
         @status = row.status
         @status_name = row.name
+        @kind = row.kind
         @summary = row.summary
         self
       end
@@ -52,17 +53,19 @@ module Advlock
   # so no status number is restated here: the class is the table's class_name
   # (LockLost), derived from its parent's class. "none" is an outcome that is
   # not an error in C (NotAcquired), which Ruby raises as an Error all the same
-  # (with_lock!, lock); ADVLOCK_OK is success and has no class.
+  # (with_lock!, lock); ADVLOCK_OK is success and has no class. A parent may
+  # also be another status's kind, a class made from an earlier row
+  # (lock_lost: FencedOut < LockLost, so rescuing a loss rescues a fenced-out
+  # job too).
   PARENTS = { "error" => Error, "unsafe_target" => UnsafeTarget, "none" => Error }.freeze
   private_constant :PARENTS
 
   Error::BY_STATUS = Native.status_table.each_with_object({}) do |row, by_status|
     next if row.kind == "ok"
 
-    parent = PARENTS.fetch(row.parent) do
+    parent = PARENTS[row.parent] || by_status.values.find { |c| c.kind == row.parent } or
       raise LoadError, "advlock: status #{row.name} derives from #{row.parent.inspect}, " \
                        "which the Ruby binding does not know (add it to PARENTS in #{__FILE__})"
-    end
     by_status[row.status] = const_set(row.class_name, Class.new(parent)).define_status(row)
   end.freeze
 end

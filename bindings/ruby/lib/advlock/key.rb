@@ -76,6 +76,23 @@ module Advlock
     # What that statement's boolean answer means (raises LockLost for a failed unlock).
     def sql_result(kind, answer) = @native.sql_result(kind.to_s, answer ? true : false)
 
+    # The key of slot n (1..64) of this lock, as a lock taken with slots:
+    # holds it: a bigint derived by advlock's frozen rule (advlock_key_slot),
+    # the same in every language, the command and psql.
+    def slot(n) = Key.new(@native.slot(Key.slot_number(n, "a slot")))
+
+    # @api private: the fence check for a token of a lock holding this key on
+    # the server (advlock_fence_check_sql), for the job's own connection.
+    def fence_check_sql(token) = @native.fence_check_sql(token)
+
+    # @api private: an Integer for the C library to judge (it knows the
+    # range); anything else is refused here, as SWIG would only say TypeError.
+    def self.slot_number(value, what)
+      return value if value.is_a?(Integer) && value.bit_length < 64
+
+      raise InvalidArgument, "#{what} must be an Integer, got #{value.inspect}"
+    end
+
     # @api private: the target to hand the C library.
     def with_native = yield(@native)
 

@@ -7,12 +7,39 @@ module Advlock
   class Lock
     attr_reader :key, :session
 
+    # slot: 1..N for a lock taken with slots:, 0 otherwise (fixed at the grant).
+    attr_reader :slot
+
     def initialize(session, native, key, shared)
       @session = session
       @native = native
       @key = key
       @shared = shared
+      @slot = native.slot
     end
+
+    # The key held on the server: #key, or for a lock taken with slots: its
+    # slot's key (key.slot(slot)), as pg_locks shows it.
+    def server_key = Key.from_native(@native.server_key)
+
+    # The fencing token issued with the grant (fence: true), an Integer
+    # greater than every earlier one for the key; still readable after
+    # release. Raises Misuse for a lock taken without one.
+    def fence_token = @native.fence_token
+
+    # Check the fencing token on the job's own connection, inside its open
+    # transaction, right before commit: a PG::Connection, or an ActiveRecord
+    # connection (Model.connection). Raises FencedOut (a LockLost) when a
+    # newer holder took the lock: roll back. Otherwise the next holder's token
+    # waits until this transaction ends, so its commit cannot overlap a newer
+    # holder's work. Raises Misuse outside a transaction or for a lock taken
+    # without fence: true.
+    def check_fence(connection) = Fence.check(connection, self)
+
+    # The check as one statement, for a driver check_fence does not know
+    # (Sequel...): run it in the job's transaction and map a failure with
+    # Advlock::Error.for_sqlstate.
+    def fence_check_sql = server_key.fence_check_sql(fence_token)
 
     def shared? = @shared
 
@@ -24,6 +51,7 @@ module Advlock
     def verify(strict: false) = @native.verify(strict)
     # Not released, its session neither closed nor known to have lost it.
     def held? = @native.held
-    def inspect = "#<Advlock::Lock #{key}#{' shared' if shared?}#{held? ? ' held' : ' not held'}>"
+    def inspect = "#<Advlock::Lock #{key}#{" slot #{slot}" if slot.positive?}#{' shared' if shared?}" \
+                  "#{held? ? ' held' : ' not held'}>"
   end
 end

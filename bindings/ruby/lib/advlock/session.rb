@@ -53,32 +53,43 @@ module Advlock
     # owner: it may take again a lock it holds through them (each Lock
     # releases once), and take exclusive while holding shared when no other
     # owner holds the key.
+    #
+    # slots: N (2..64) takes any one free slot of N, "at most N at once"
+    # (Lock#slot says which; Key#slot(n) is each slot's key); a try tries
+    # every slot, a wait waits for the first to free. nil (the default) or
+    # 1: the key itself. Exclusive only.
+    # fence: true issues a fencing token with the grant (Lock#fence_token),
+    # which the job checks in its own transaction before committing
+    # (Lock#check_fence). PostgreSQL only (Unsupported elsewhere), exclusive,
+    # not reentrant.
 
     # A Lock, or nil when another session (or another owner on this one) holds it.
-    def try_lock(key, shared: false, reentrant: false) = take(key, shared, 0, reentrant)
+    def try_lock(key, shared: false, reentrant: false, slots: nil, fence: false)
+      take(key, shared, 0, reentrant, slots, fence)
+    end
 
     # Take the lock, waiting up to timeout seconds (nil: as long as it takes):
     # on the server for other sessions, in the process for other owners of
     # this one. Raises NotAcquired when the time runs out.
-    def lock(key, timeout: nil, shared: false, reentrant: false)
+    def lock(key, timeout: nil, shared: false, reentrant: false, slots: nil, fence: false)
       ms = timeout.nil? ? -1 : milliseconds(timeout, "timeout")
-      take(key, shared, ms, reentrant) or
+      take(key, shared, ms, reentrant, slots, fence) or
         raise NotAcquired, "lock #{Key.coerce(key, @registry)} is held by another owner" \
                            "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}"
     end
 
     # Runs the block holding the lock and returns its value; false when the
     # lock could not be taken within timeout (nil: wait as long as it takes).
-    def with_lock(key, timeout: nil, shared: false, reentrant: false, &block)
-      with_lock!(key, timeout: timeout, shared: shared, reentrant: reentrant, &block)
+    def with_lock(key, timeout: nil, shared: false, reentrant: false, slots: nil, fence: false, &block)
+      with_lock!(key, timeout: timeout, shared: shared, reentrant: reentrant, slots: slots, fence: fence, &block)
     rescue NotAcquired
       false
     end
 
     # As with_lock, but raises NotAcquired instead of returning false.
-    def with_lock!(key, timeout: nil, shared: false, reentrant: false, &block)
+    def with_lock!(key, timeout: nil, shared: false, reentrant: false, slots: nil, fence: false, &block)
       Thread.handle_interrupt(Object => :never) do
-        holding(lock(key, timeout: timeout, shared: shared, reentrant: reentrant), &block)
+        holding(lock(key, timeout: timeout, shared: shared, reentrant: reentrant, slots: slots, fence: fence), &block)
       end
     end
 
@@ -174,13 +185,16 @@ module Advlock
     # itself, which gives back a lock granted meanwhile (advlock_ruby.i), and
     # none lands between the grant and the Lock in the caller's hands: one
     # that comes then releases the lock before it is raised.
-    def take(key, shared, timeout_ms, reentrant)
+    def take(key, shared, timeout_ms, reentrant, slots, fence)
       k = Key.coerce(key, @registry)
+      slot_count = slots.nil? ? 0 : Key.slot_number(slots, "slots")
       Thread.handle_interrupt(Object => :never) do
         native = Thread.handle_interrupt(Object => :on_blocking) do
           # A cancel token of its own for each wait (advlock_ruby.i), so an
           # interrupt ends this thread's wait only.
-          k.with_native { |nk| @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil) }
+          k.with_native do |nk|
+            @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil, slot_count, fence ? true : false)
+          end
         end
         lock = native && Lock.new(self, native, k, shared)
         give_back_if_interrupted(lock)

@@ -103,6 +103,15 @@ public final class Key {
         return bigint;
     }
 
+    /**
+     * The key of slot n (1 to 64) of this lock, as a lock taken with {@link LockOptions#slots(int)}
+     * holds it: a bigint derived by advlock's frozen rule (advlock_key_slot), the same in every
+     * language, the command and psql. Throws {@link InvalidArgumentException} for another n.
+     */
+    public Key slot(int n) {
+        return new Key(nativeKey.slot(n));
+    }
+
     /** The canonical text: "100:1" or "-42"; {@link #parse} reads it back. */
     @Override
     public String toString() {
@@ -142,6 +151,11 @@ public final class Key {
     /** The native key, owned by this Key: callers must not delete it. */
     NativeKey toNative() {
         return nativeKey;
+    }
+
+    /** A Key owning a native key the native side returned by value (it is the caller's already). */
+    static Key own(NativeKey owned) {
+        return new Key(owned);
     }
 
     /** A Key of its own copy of a key the native side lends (a holder row's, a registry entry's). */

@@ -16,6 +16,7 @@ public final class Lock implements AutoCloseable {
     private final Key key;
     private final Mode mode;
     private final boolean reentrant;
+    private final int slot;  // fixed at the grant: read once, so toString never calls into a closed session
     // Never deleted here: another thread may be inside it. Released and closed-session
     // handles answer MisuseException from the C ABI; finalization frees it.
     private final NativeLock handle;
@@ -26,6 +27,7 @@ public final class Lock implements AutoCloseable {
         this.key = key;
         this.mode = mode;
         this.reentrant = reentrant;
+        this.slot = handle.slot();
     }
 
     public Key key() {
@@ -43,6 +45,39 @@ public final class Lock implements AutoCloseable {
 
     public LockSession session() {
         return session;
+    }
+
+    /**
+     * The key this lock holds on the server: {@link #key()}, or for a lock taken with
+     * {@link LockOptions#slots(int)} its slot's key ({@code key().slot(slot())}), as pg_locks shows it.
+     */
+    public Key serverKey() {
+        return Key.own(handle.serverKey());
+    }
+
+    /** The slot this lock holds, 1 to N, when taken with {@link LockOptions#slots(int)}; 0 otherwise. */
+    public int slot() {
+        return slot;
+    }
+
+    /**
+     * The fencing token issued with the grant ({@link LockOptions#fenced()}); still readable after
+     * release. Throws {@link MisuseException} for a lock taken without one.
+     */
+    public long fenceToken() {
+        return handle.fenceToken();
+    }
+
+    /**
+     * Check this lock's fencing token on the job's own connection, inside its transaction, right before
+     * commit (see {@link Fencing}): throws {@link FencedOutException} when a newer holder took the lock
+     * (roll back), and otherwise holds off the next holder's token until the transaction ends, so its
+     * commit cannot overlap a newer holder's work. Throws {@link MisuseException} when the connection
+     * is in auto-commit mode or the lock was taken without {@link LockOptions#fenced()}; other server
+     * errors map as in {@link TransactionLocks}, with the {@link java.sql.SQLException} as cause.
+     */
+    public void checkFence(java.sql.Connection connection) {
+        Fencing.check(connection, this);
     }
 
     /**
@@ -88,6 +123,7 @@ public final class Lock implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Lock(" + key + (mode == Mode.SHARED ? ", shared" : "") + (reentrant ? ", reentrant" : "") + ")";
+        return "Lock(" + key + (slot != 0 ? ", slot " + slot : "") + (mode == Mode.SHARED ? ", shared" : "")
+                + (reentrant ? ", reentrant" : "") + ")";
     }
 }

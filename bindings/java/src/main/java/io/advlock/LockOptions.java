@@ -2,16 +2,21 @@ package io.advlock;
 
 /**
  * How {@link LockSession#tryLock(Key, LockOptions)} and {@link LockSession#lock(Key, java.time.Duration,
- * LockOptions)} take a lock: its {@link Mode}, and whether it is reentrant. A small builder.
+ * LockOptions)} take a lock: its {@link Mode}, whether it is reentrant, its slots and its fencing token.
+ * A small builder.
  *
  * <pre>{@code
  * LockOptions.defaults().reentrant(true)          // like java.util.concurrent.locks.ReentrantLock
  * LockOptions.defaults().mode(Mode.SHARED)
+ * LockOptions.defaults().slots(3)                 // at most 3 holders at once
+ * LockOptions.defaults().fenced()                 // with a fencing token (PostgreSQL)
  * }</pre>
  */
 public final class LockOptions {
     Mode mode = Mode.EXCLUSIVE;
     boolean reentrant;
+    int slots;
+    boolean fenced;
 
     public static LockOptions defaults() {
         return new LockOptions();
@@ -37,8 +42,30 @@ public final class LockOptions {
         return this;
     }
 
+    /**
+     * Job slots, "at most N at once": N (2 to 64) takes any one free slot of N, each slot a lock of its
+     * own ({@link Key#slot(int)}); {@link Lock#slot()} says which. A tryLock tries every slot, a lock()
+     * waits for the first to free. 0 or 1 (the default): the key itself. Exclusive mode only; the
+     * advlock core refuses other values with an {@link InvalidArgumentException} when the lock is taken.
+     */
+    public LockOptions slots(int slots) {
+        this.slots = slots;
+        return this;
+    }
+
+    /**
+     * Issue a fencing token with the grant ({@link Lock#fenceToken()}, checked with
+     * {@link Lock#checkFence(java.sql.Connection)}; see {@link Fencing}). PostgreSQL only
+     * ({@link UnsupportedException} elsewhere), exclusive, not reentrant.
+     */
+    public LockOptions fenced() {
+        this.fenced = true;
+        return this;
+    }
+
     @Override
     public String toString() {
-        return "LockOptions(" + mode + (reentrant ? ", reentrant" : "") + ")";
+        return "LockOptions(" + mode + (reentrant ? ", reentrant" : "") + (slots != 0 ? ", slots " + slots : "")
+                + (fenced ? ", fenced" : "") + ")";
     }
 }

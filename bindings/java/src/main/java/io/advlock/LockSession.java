@@ -286,9 +286,13 @@ public final class LockSession implements AutoCloseable {
         // moves between carriers and shares them (thread ids start at 1).
         @SuppressWarnings("deprecation") long owner = Thread.currentThread().getId();
         NativeKey k = key.toNative();
-        NativeLock lock = !interruptible ? session.acquireAs(k, mode == Mode.SHARED, 0, reentrant, null, owner)
+        int slots = options.slots;
+        boolean fenced = options.fenced;
+        NativeLock lock = !interruptible
+                ? session.acquireAs(k, mode == Mode.SHARED, 0, reentrant, null, owner, slots, fenced)
                 : InterruptibleWait.run("lock " + key,
-                        token -> session.acquireAs(k, mode == Mode.SHARED, timeoutMs, reentrant, token, owner),
+                        token -> session.acquireAs(k, mode == Mode.SHARED, timeoutMs, reentrant, token, owner, slots,
+                                fenced),
                         NativeLock::release);
         return lock == null ? null : new Lock(this, lock, key, mode, reentrant);
     }

@@ -50,6 +50,14 @@ class ErrorsTest {
     }
 
     @Test
+    void fencedOutIsALockLoss() {
+        AdvlockException e = AdvlockException.create(row("fenced_out").status, "a newer holder", "55T01");
+        assertInstanceOf(FencedOutException.class, e);
+        assertInstanceOf(LockLostException.class, e);
+        assertEquals(LockLostException.class.getName(), Statuses.parentClassName(row("fenced_out")));
+    }
+
+    @Test
     void namingRule() {
         assertEquals("io.advlock.CapacityException", Statuses.javaName("CapacityError"));
         assertEquals("io.advlock.LockLostException", Statuses.javaName("LockLost"));
