@@ -85,7 +85,8 @@ advlock::session open_session(const std::string &url, const std::string &applica
 
 int exit_code_for(const advlock::error &error) {
     switch (error.status()) {
-        case ADVLOCK_ELOST: return exit_code::lost;
+        case ADVLOCK_ELOST:
+        case ADVLOCK_EFENCED: return exit_code::lost;  // a newer holder's token: a kind of loss
         case ADVLOCK_EPERMISSION: return exit_code::no_permission;
         case ADVLOCK_EKEY:
         case ADVLOCK_EINVAL:
@@ -127,12 +128,12 @@ std::string describe_holder(const advlock::holder &holder) {
 }
 
 std::string holder_line(advlock::session &session, const LockTarget &target,
-                        const std::optional<advlock::registry> &registry) {
+                        const std::optional<advlock::registry> &registry, const std::string &unseen) {
     try {
         for (const advlock::holder &holder : session.holders(registry ? &*registry : nullptr, &target.key)) {
             if (holder.granted) return target.label + " is held by " + describe_holder(holder);
         }
-        return target.label + " is held elsewhere (it was released just now, or the holder is not visible)";
+        return target.label + " is held elsewhere (" + unseen + ")";
     } catch (const advlock::error &) {
         return target.label + " is held elsewhere (the server would not say by whom)";
     }

@@ -60,8 +60,12 @@ std::string utc_time(long long unix_us, bool iso = false);
 // every name in it escaped for the terminal.
 std::string describe_holder(const advlock::holder &holder);
 
-// One line naming who holds the target, or that the server would not say.
+// Why a lock may be refused while no holder shows (holder_line's default).
+inline constexpr const char *kHolderUnseen = "it was released just now, or the holder is not visible";
+
+// One line naming who holds the target, or that the server would not say, or
+// (unseen) why no holder shows.
 std::string holder_line(advlock::session &session, const LockTarget &target,
-                        const std::optional<advlock::registry> &registry);
+                        const std::optional<advlock::registry> &registry, const std::string &unseen = kHolderUnseen);
 
 }  // namespace advlock::cli

@@ -15,8 +15,17 @@
 
 namespace advlock::cli {
 
+// How to take it: the mode, and the library's options for job slots (any one
+// free slot of N) and fencing tokens.
+struct LockRequest {
+    advlock::mode mode = advlock::mode::exclusive;
+    unsigned slots = 0;   // 0: the lock itself; N >= 2: any one free slot of N
+    bool fenced = false;  // issue a fencing token with the grant
+};
+
 std::optional<advlock::lock> take_lock(advlock::session &session, const LockTarget &target,
                                        const std::optional<advlock::registry> &registry,
-                                       std::chrono::milliseconds wait, advlock::mode mode, SignalRelay &signals);
+                                       std::chrono::milliseconds wait, const LockRequest &request,
+                                       SignalRelay &signals);
 
 }  // namespace advlock::cli

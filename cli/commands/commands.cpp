@@ -46,14 +46,26 @@ to COMMAND. A signal while waiting for the lock cancels the wait: exit 128+N.
   --once-per PERIOD        hour, day, week or month: skip (exit 0) when the job
                            already completed in this period, and record it when
                            COMMAND exits 0; needs the ledger table (advlock sql ledger)
+  --slots N                job slots, at most N runs at once (2 to 64): take any
+                           one free slot of N (with --wait, the first to free);
+                           COMMAND gets ADVLOCK_SLOT (1..N) and ADVLOCK_SLOTS=N.
+                           Exclusive; not with --once-per
+  --fence                  issue a fencing token with the lock (PostgreSQL; needs
+                           the fence table: advlock sql fence). COMMAND gets
+                           ADVLOCK_FENCE_TOKEN, ADVLOCK_FENCE_KEY (the key held)
+                           and ADVLOCK_FENCE_CHECK_SQL, the check to run in its
+                           own transaction before COMMIT: it fails (SQLSTATE
+                           55T01) once a newer holder took the lock
 
-Exit codes: COMMAND's own; 3 held elsewhere; 64 usage error; 69 cannot connect,
-the server is a standby, read-only or behind a pooler, or a server error; 70 a
-bug in advlock; 75 the lock was lost; 77 the role may not take advisory locks
-(or this user may not use the local lock file); 78 to set up or fix first:
-invalid registry or config, a local lock directory or file another user could
-change, no ledger table for --once-per, an option this backend cannot do;
-128+N a signal N ended the wait for the lock. (Full table: man advlock.)
+Exit codes: COMMAND's own; 3 held elsewhere (with --slots: every slot); 64
+usage error; 69 cannot connect, the server is a standby, read-only or behind a
+pooler, or a server error; 70 a bug in advlock; 75 the lock was lost; 77 the
+role may not take advisory locks (or this user may not use the local lock
+file); 78 to set up or fix first: invalid registry or config, a local lock
+directory or file another user could change, no ledger table for --once-per or
+fence table for --fence, an option this backend cannot do (--fence off
+PostgreSQL); 128+N a signal N ended the wait for the lock. (Full table: man
+advlock.)
 
 example (crontab):
   0 2 * * *  advlock run --db postgresql://batch@db1/sales --name daily_sales -- /opt/batch/daily_sales.sh
@@ -72,7 +84,7 @@ is lost.
   --shared                          take it shared
 )";
 
-const char *const kStatusHelp = R"(usage: advlock status --db URL [--registry FILE] [--config FILE] [--key KEY | --name NAME] [--json]
+const char *const kStatusHelp = R"(usage: advlock status --db URL [--registry FILE] [--config FILE] [--key KEY | --name NAME [--slots N]] [--json]
 
 Who holds or waits for which advisory lock in the database: lock name (from the
 registry), key, mode, holds/waits, server pid, application, user, client, and
@@ -81,11 +93,15 @@ pg_locks and pg_stat_activity; never by taking a lock, so looking cannot make a
 job skip. Details the role may not see are shown as hidden (grant it
 pg_read_all_stats).
 
-  --json   one JSON object instead of the table: {"version": 1, "holders":
-           [...], "note": null}; note says what the server could not show
+  --slots N  the lock's N job slots (advlock run --slots): each slot, its key
+             and who holds it, or that it is free
+  --json     one JSON object instead of the table: {"version": 1, "holders":
+             [...], "note": null}; note says what the server could not show;
+             with --slots also "slots": [{"slot", "key", "holders"}...]
 )";
 
-const char *const kKeyHelp = R"(usage: advlock key NAME [--scheme advlock|with_advisory_lock] [--prefix N] [--sql]
+const char *const kKeyHelp = R"(usage: advlock key NAME [--scheme advlock|with_advisory_lock] [--prefix N] [--sql] [--slots N]
+       advlock key --key KEY [--slots N]
 
 The key a lock name turns into, where it appears in pg_locks, and the psql
 expression that computes it (advlock scheme: the first 8 bytes of
@@ -94,15 +110,22 @@ SHA-256("advlock:" + NAME), big-endian, signed).
   --scheme with_advisory_lock   the Ruby gem's key: (crc32(NAME) & 0x7fffffff, prefix)
   --prefix N                    the gem's WITH_ADVISORY_LOCK_PREFIX (default 0)
   --sql                         print only the psql statement
+  --slots N                     also the key of each of the N job slots
+                                (advlock run --slots N) and its pg_locks place
+  --key KEY                     a key (100:1, -42) instead of a name
 
 A NAME that begins with '-' goes after "--": advlock key -- -nightly.
 )";
 
 const char *const kSqlHelp = R"(usage: advlock sql revoke|grant --role ROLE
        advlock sql ledger
+       advlock sql fence
 
 ledger: print the CREATE TABLE of the run ledger that advlock run --once-per
 uses (run it once in the job's database: advlock sql ledger | psql URL).
+
+fence: print the table and functions of the fencing tokens that advlock run
+--fence issues and jobs check (once per database: advlock sql fence | psql URL).
 
 revoke, grant: print REVOKE (or GRANT) EXECUTE statements for every advisory-lock function
 signature (pg_advisory_lock, _shared, _xact, pg_try_*, pg_advisory_unlock*,
@@ -125,7 +148,7 @@ const std::vector<Command> &commands() {
         {"hold", "hold a lock until interrupted", kHoldHelp, &hold_command},
         {"status", "who holds or waits for which lock", kStatusHelp, &status_command},
         {"key", "the key of a lock name, and its psql expression", kKeyHelp, &key_command},
-        {"sql", "REVOKE/GRANT statements, and the run ledger table", kSqlHelp, &sql_command},
+        {"sql", "REVOKE/GRANT statements, the run ledger and fence tables", kSqlHelp, &sql_command},
         {"check", "validate a registry file", kCheckHelp, &check_command},
     };
     return table;

@@ -32,7 +32,7 @@ int hold_command(const std::vector<std::string> &args) {
 
     advlock::session session = open_session(url, "advlock hold");
     SignalRelay signals;
-    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode, signals);
+    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, LockRequest{mode}, signals);
     if (!lock) {
         std::cerr << "advlock: " << holder_line(session, target, registry) << "\n";
         return exit_code::conflict;

@@ -6,6 +6,7 @@
 #include "../durations.hpp"
 #include "../exit_codes.hpp"
 #include "../job/supervised_job.hpp"
+#include "../job_slots.hpp"
 #include "../lock_target.hpp"
 #include "../lost_notice.hpp"
 #include "../waiting.hpp"
@@ -42,13 +43,68 @@ std::string basename_of(const std::string &path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// --slots and --fence: what they cannot go with is refused before connecting.
+LockRequest lock_request(const Arguments &arguments) {
+    LockRequest request;
+    request.mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
+    request.slots = slots_option(arguments, "run");
+    request.fenced = arguments.flags.count("fence") > 0;
+    const bool shared = request.mode == advlock::mode::shared;
+    if (request.slots && shared) {
+        throw usage_error("advlock run: --slots takes one slot exclusively: not with --shared");
+    }
+    if (request.fenced && shared) {
+        throw usage_error("advlock run: --fence needs the lock exclusively (each holder's token fences out the "
+                          "one before): not with --shared");
+    }
+    if (request.slots && arguments.has("once-per")) {
+        // The ledger is checked and written under the lock: with N holders at once, all of them could run.
+        throw usage_error("advlock run: --once-per needs one holder at a time: not with --slots");
+    }
+    return request;
+}
+
+// Why the command did not run: who holds the lock, or each of its slots.
+std::string conflict_message(advlock::session &session, const LockTarget &target,
+                             const std::optional<advlock::registry> &registry, const LockRequest &request,
+                             const std::string &where, const std::string &command, int code) {
+    const std::string not_running = "; not running " + command + " (exit " + std::to_string(code) + ")\n";
+    // A fenced grant also waits for the row lock of an earlier holder's checked, still open, transaction.
+    const std::string unseen = request.fenced ? std::string(kHolderUnseen) +
+                                                    ", or an earlier holder's transaction that checked its fencing "
+                                                    "token is still open"
+                                              : kHolderUnseen;
+    if (!request.slots) return "advlock: " + holder_line(session, target, registry, unseen) + where + not_running;
+    return "advlock: every slot of " + target.label + " is held (" + std::to_string(request.slots) + " slots)" +
+           where + not_running + slot_holder_lines(session, target, registry, request.slots, unseen);
+}
+
+// What the job is told about its lock: the slot it holds, and the fencing
+// token to check in its own transaction (the key it is for, and the check as
+// one statement, quoted by the library).
+EnvironmentVariables lock_environment(const advlock::lock &lock, const LockRequest &request) {
+    EnvironmentVariables variables;
+    if (request.slots) {
+        variables.emplace_back("ADVLOCK_SLOT", std::to_string(lock.slot()));
+        variables.emplace_back("ADVLOCK_SLOTS", std::to_string(request.slots));
+    }
+    if (request.fenced) {
+        const std::int64_t token = lock.fence_token();
+        const advlock::key held = lock.key();
+        variables.emplace_back("ADVLOCK_FENCE_TOKEN", std::to_string(token));
+        variables.emplace_back("ADVLOCK_FENCE_KEY", held.to_string());
+        variables.emplace_back("ADVLOCK_FENCE_CHECK_SQL", advlock::fence_check_sql(held, token));
+    }
+    return variables;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string> &args) {
     std::vector<OptionSpec> spec = target_options();
     spec.insert(spec.end(), {{"wait", true}, {"shared", false}, {"conflict-exit-code", true}, {"kill-grace", true},
                              {"application-name", true}, {"also-local", false}, {"local-url", true},
-                             {"once-per", true}});
+                             {"once-per", true}, {"slots", true}, {"fence", false}});
     const Arguments arguments = parse_arguments("run", args, spec, /*takes_command=*/true);
     const std::optional<ConfigFile> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "run");
@@ -61,7 +117,7 @@ int run_command(const std::vector<std::string> &args) {
     const std::optional<std::string> grace_text = setting(arguments, config, "kill-grace", "run.kill_grace");
     const std::chrono::milliseconds grace =
         grace_text ? parse_duration("run", "kill-grace", *grace_text) : std::chrono::seconds(10);
-    const advlock::mode mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
+    const LockRequest request = lock_request(arguments);
 
     const bool also_local =
         arguments.flags.count("also-local") > 0 || (config && config->get("also_local") == std::optional<std::string>("true"));
@@ -80,22 +136,25 @@ int run_command(const std::vector<std::string> &args) {
     if (also_local) {
         local_session = open_session(local_url, "");
         SignalRelay signals;  // only while waiting: a signal during the connect below just ends advlock
-        local_lock = take_lock(*local_session, target, registry, wait, mode, signals);
+        // The same slots on this host (at most N here too), but no token: the local backend issues none.
+        local_lock = take_lock(*local_session, target, registry, wait, LockRequest{request.mode, request.slots},
+                               signals);
         if (!local_lock) {
-            std::cerr << "advlock: " << holder_line(*local_session, target, registry) << " on this host; not running "
-                      << arguments.command[0] << " (exit " << on_conflict << ")\n";
+            std::cerr << conflict_message(*local_session, target, registry, LockRequest{request.mode, request.slots},
+                                          " on this host", arguments.command[0], on_conflict);
             return on_conflict;
         }
     }
     advlock::session session = open_session(
         url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])));
     SignalRelay signals;
-    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, mode, signals);
+    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, request, signals);
     if (!lock) {
-        std::cerr << "advlock: " << holder_line(session, target, registry) << "; not running "
-                  << arguments.command[0] << " (exit " << on_conflict << ")\n";
+        std::cerr << conflict_message(session, target, registry, request, "", arguments.command[0], on_conflict);
         return on_conflict;
     }
+    // Messages from here on name the slot held.
+    const std::string held = request.slots ? slot_target(target, lock->slot()).label : target.label;
 
     const std::optional<std::string> once_per = arguments.value("once-per");
     if (once_per) {
@@ -108,10 +167,10 @@ int run_command(const std::vector<std::string> &args) {
 
     LostNotice lost(session);
     if (local_session) lost.watch(*local_session);
-    SupervisedJob job(arguments.command, grace);
+    SupervisedJob job(arguments.command, grace, lock_environment(*lock, request));
     std::optional<int> status = job.wait(signals, lost.fd());
     if (!status) {
-        std::cerr << "advlock: the lock on " << target.label << " was lost (" << lost.why() << "); stopping "
+        std::cerr << "advlock: the lock on " << held << " was lost (" << lost.why() << "); stopping "
                   << arguments.command[0] << " and everything it started (SIGTERM, SIGKILL after "
                   << format_duration(grace) << ")" << std::endl;
         job.stop(signals);
@@ -125,7 +184,7 @@ int run_command(const std::vector<std::string> &args) {
     try {
         lock->release();
     } catch (const advlock::lock_lost &e) {
-        std::cerr << "advlock: " << arguments.command[0] << " finished, but the lock on " << target.label
+        std::cerr << "advlock: " << arguments.command[0] << " finished, but the lock on " << held
                   << " had been lost meanwhile: " << e.what() << "\n";
         return exit_code::lost;
     }

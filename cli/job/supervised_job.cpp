@@ -30,7 +30,7 @@ void write_text(const char *text) {
 }
 
 // The command's life between fork and exec: only async-signal-safe calls.
-[[noreturn]] void exec_command(char *const *argv, int go, pid_t parent) {
+[[noreturn]] void exec_command(char *const *argv, char *const *envp, int go, pid_t parent) {
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (::getppid() != parent) ::_exit(126);  // advlock died before the line above
@@ -41,7 +41,7 @@ void write_text(const char *text) {
     } while (got < 0 && errno == EINTR);
     if (got != 1) ::_exit(126);
     restore_inherited_signals();
-    ::execvp(argv[0], argv);
+    ::execvpe(argv[0], argv, envp);
     const int error = errno;
     write_text("advlock: cannot run ");
     write_text(argv[0]);
@@ -53,16 +53,21 @@ void write_text(const char *text) {
 
 }  // namespace
 
-SupervisedJob::SupervisedJob(const std::vector<std::string> &command, std::chrono::milliseconds grace)
+SupervisedJob::SupervisedJob(const std::vector<std::string> &command, std::chrono::milliseconds grace,
+                             const EnvironmentVariables &environment)
     : name_(command.at(0)), grace_(grace) {
     become_subreaper();
     close_own_descriptors_on_exec();
     std::vector<char *> argv;
     for (const std::string &arg : command) argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
+    const std::vector<std::string> env = environment_with(environment);
+    std::vector<char *> envp;
+    for (const std::string &variable : env) envp.push_back(const_cast<char *>(variable.c_str()));
+    envp.push_back(nullptr);
     const pid_t parent = ::getpid();
-    const ForkedChild child =
-        fork_with_pipe("the command", [&argv, parent](int go) { exec_command(argv.data(), go, parent); });
+    const ForkedChild child = fork_with_pipe(
+        "the command", [&argv, &envp, parent](int go) { exec_command(argv.data(), envp.data(), go, parent); });
     pid_ = child.pid;
     const int go = child.write_end;
     ::setpgid(pid_, pid_);  // also from here: the group exists before the guard joins it

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "job/death_guard.hpp"
+#include "job/job_environment.hpp"
 #include "job/job_terminal.hpp"
 #include "signal_relay.hpp"
 
@@ -35,8 +36,10 @@ class SupervisedJob {
 public:
     // Starts command; grace: from SIGTERM to SIGKILL. Exec failures make the
     // command exit 127 (not found) or 126 (not runnable), as shells do, after
-    // one line on stderr.
-    SupervisedJob(const std::vector<std::string> &command, std::chrono::milliseconds grace);
+    // one line on stderr. The command gets advlock's environment with
+    // `environment` set on top.
+    SupervisedJob(const std::vector<std::string> &command, std::chrono::milliseconds grace,
+                  const EnvironmentVariables &environment = {});
     // A job still running here (advlock is failing) is killed.
     ~SupervisedJob();
     SupervisedJob(const SupervisedJob &) = delete;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "advlock.h"
+#include "cli_runner.hpp"
 #include "support/c_handles.hpp"
 #include "support/child_process.hpp"
 #include "support/scripted_server.hpp"
@@ -21,56 +22,6 @@
 using namespace advlock::test;
 
 namespace {
-
-const std::string kAdvlock = ADVLOCK_CLI;
-
-struct Outcome {
-    int code;
-    std::string output;  // stdout and stderr together
-};
-
-Outcome advlock_cli(std::vector<std::string> args) {
-    args.insert(args.begin(), kAdvlock);
-    ChildProcess child(args, /*merge_stderr=*/true);
-    std::string output = child.read_all();
-    return {child.wait(), output};
-}
-
-// A unique lock name per test.
-std::string job_name() {
-    return std::string("cli.") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
-}
-
-// advlock status ARGS --json, parsed: its stdout must be one JSON document
-// (stderr, not parsed, goes to the test's).
-nlohmann::json status_json(std::vector<std::string> args) {
-    args.insert(args.begin(), {kAdvlock, "status"});
-    args.push_back("--json");
-    ChildProcess child(args);
-    const std::string output = child.read_all();
-    EXPECT_EQ(child.wait(), 0) << output;
-    try {
-        return nlohmann::json::parse(output);  // strict: refuses invalid UTF-8 too
-    } catch (const nlohmann::json::exception &e) {
-        ADD_FAILURE() << e.what() << " in: " << output;
-        return nullptr;
-    }
-}
-
-// The holder of key in holders (an array of status --json), or null.
-nlohmann::json holder_of(const nlohmann::json &status, const std::string &key) {
-    for (const nlohmann::json &holder : status.at("holders")) {
-        if (holder.at("key") == key) return holder;
-    }
-    ADD_FAILURE() << "no holder of " << key << " in " << status.dump();
-    return nullptr;
-}
-
-std::string write_file(const std::string &name, const std::string &text) {
-    const std::string path = ::testing::TempDir() + name;
-    std::ofstream(path) << text;
-    return path;
-}
 
 // The server pid of the session `advlock run` opened for command (its
 // application name is "advlock run <command>"), once it holds its lock.
@@ -215,7 +166,7 @@ TEST(CliRun, BadArgumentsExit64WithAClearMessage) {
         {{"frobnicate"}, "unknown command frobnicate"},
         {{"key"}, "exactly one lock name"},
         {{"key", ""}, "lock name is empty"},
-        {{"sql", "drop"}, "give revoke, grant or ledger"},
+        {{"sql", "drop"}, "give revoke, grant, ledger or fence"},
         {{"sql", "grant"}, "which role?"},
     };
     for (const auto &[args, message] : cases) {
