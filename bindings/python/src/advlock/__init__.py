@@ -26,9 +26,9 @@ from typing import Callable, Optional, Union
 from . import _advlock
 from ._advlock import Holder, Holders, Key, Lock, Registry, RegistryEntry, Session, name_key_sql, sql
 from .errors import (BadKey, Canceled, CapacityError, ClusterTarget, ConfigError, ConnectError, Deadlock, Error,
-                     FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound, OutOfMemory,
-                     PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError, StandbyTarget,
-                     UnsafeLockDirectory, Unsupported, UnsafeTarget)
+                     FencedOut, FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound,
+                     OutOfMemory, PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError,
+                     StandbyTarget, UnsafeLockDirectory, Unsupported, UnsafeTarget)
 from .scheduling import CONFLICT_EXIT_CODE, SKIPPED, skip_if_running
 from .xact import try_xact_lock, xact_lock
 
@@ -79,7 +79,7 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
 __all__ = [
     "connect", "version", "skip_if_running", "SKIPPED", "CONFLICT_EXIT_CODE", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
     "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder", "Holders",
-    "Error", "NotAcquired", "LockLost", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
+    "Error", "NotAcquired", "LockLost", "FencedOut", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
     "ClusterTarget", "UnsafeLockDirectory", "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported",
     "Canceled", "Misuse", "InvalidArgument", "BadKey", "RegistryError", "NotFound", "FileError", "ConfigError",
     "InternalError", "OutOfMemory",
