@@ -48,6 +48,12 @@ auto naming_errors(const std::string &label, Call &&call) {
     }
 }
 
+// A slot number or a number of slots (what: the argument's name, for the
+// message), as the C ABI's unsigned: TypeError unless an int; InvalidArgument
+// below 1 (negative numbers cannot reach the C ABI, and 0 would mean "no
+// slots" there). The upper bound, ADVLOCK_SLOTS_MAX, is the core's to check.
+unsigned count_from_python(py::handle value, const char *what);
+
 // Seconds (None: wait forever) to the C ABI's milliseconds. Throws
 // advlock::invalid_argument for negative or non-finite values.
 std::int64_t timeout_ms_from_seconds(py::handle seconds);
