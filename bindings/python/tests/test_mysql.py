@@ -201,3 +201,8 @@ def test_slots_hold_any_one_free_slot_of_n(mysql_url):
         assert got and got[0].slot == 3
         assert holder_of(mysql_url, f"advlock:{key.slot(3)}") == str(fourth.server_id)
 
+
+def test_fencing_is_unsupported(session):
+    with pytest.raises(advlock.Unsupported) as raised:
+        session.try_lock(f"fenced_{UNIQUE}", fence=True)
+    assert raised.value.status_name == "ADVLOCK_EUNSUPPORTED"

@@ -52,7 +52,7 @@ def test_three_holders_take_three_slots_and_a_fourth_waits_for_one(pg_url, admin
 def test_a_plain_lock_is_its_own_key_and_slot_zero(session, admin):
     key = advlock.Key(7021, 1)
     with session.lock(key, timeout=0) as lock:
-        assert lock.slot == 0 and lock.server_key == key
+        assert lock.slot == 0 and lock.server_key == key and not lock.fenced
         assert advisory_holders(admin, key) == [session.server_id]
 
 

@@ -21,6 +21,7 @@ void register_errors(py::module_ &module);
 void register_keys(py::module_ &module);
 void register_sessions(py::module_ &module);
 void register_xact(py::module_ &module);
+void register_fence(py::module_ &module);
 
 // A key from what a Python caller may pass: advlock.Key, a name (str, looked
 // up in registry when one is given), a bigint (int) or a pair (tuple of two

@@ -38,9 +38,10 @@ struct acquire_request {
     bool shared = false;
     bool reentrant = false;
     unsigned slots = 0;  // 0: the lock itself (slots=None)
+    bool fenced = false;
 
-    acquire_request(bool shared_mode, bool reentrant_owner, py::handle slots_value)
-        : shared(shared_mode), reentrant(reentrant_owner), slots(slots_from_python(slots_value)) {}
+    acquire_request(bool shared_mode, bool reentrant_owner, py::handle slots_value, bool fence)
+        : shared(shared_mode), reentrant(reentrant_owner), slots(slots_from_python(slots_value)), fenced(fence) {}
 
     advlock::lock_options options(std::int64_t timeout_ms, const advlock::cancel_token *cancel) const {
         advlock::lock_options result;
@@ -48,6 +49,7 @@ struct acquire_request {
         result.reentrant = reentrant;
         result.cancel = cancel;
         result.slots = slots;
+        result.fenced = fenced;
         return result;
     }
 
@@ -84,7 +86,7 @@ class python_lock {
 public:
     python_lock(advlock::lock lock, advlock::key key, std::string label, const acquire_request &request, py::object session)
         : lock_(std::move(lock)), key_(key), label_(std::move(label)), shared_(request.shared),
-          reentrant_(request.reentrant), session_(std::move(session)) {}
+          reentrant_(request.reentrant), fenced_(request.fenced), session_(std::move(session)) {}
     python_lock(python_lock &&) = default;
     // Freeing an unreleased lock never blocks (the C ABI hands the release to
     // the session's own thread), so the finalizer keeps the GIL.
@@ -108,16 +110,20 @@ public:
 
     const advlock::key &key() const { return key_; }
     // What the core says it holds on the server (also after release): the
-    // key itself, or the slot's key; the slot number.
+    // key itself, or the slot's key; the slot number; the fencing token.
     advlock::key server_key() const {
         return naming_errors(label_, [this] { return lock_.key(); });
     }
     unsigned slot() const {
         return naming_errors(label_, [this] { return lock_.slot(); });
     }
+    std::int64_t fence_token() const {
+        return naming_errors(label_, [this] { return lock_.fence_token(); });
+    }
     const std::string &label() const { return label_; }
     bool shared() const { return shared_; }
     bool reentrant() const { return reentrant_; }
+    bool fenced() const { return fenced_; }
     const py::object &session() const { return session_; }
 
 private:
@@ -127,6 +133,7 @@ private:
     std::string label_;  // the name the caller gave (key_label), for messages and repr
     bool shared_;
     bool reentrant_;
+    bool fenced_;
     py::object session_;
 };
 
@@ -353,9 +360,14 @@ raises LockLost once the session's locks are known to be gone.)doc")
         .def_property_readonly("key", &python_lock::key, "The key asked for (try_lock/lock's key, with its name).")
         .def_property_readonly("server_key", &python_lock::server_key,
                                "The key held on the server: key itself, or for a slot lock the slot's key, "
-                               "key.slot(slot). Valid after release too.")
+                               "key.slot(slot). The key to check a fencing token against. Valid after release too.")
         .def_property_readonly("slot", &python_lock::slot,
                                "The slot held, 1..N, for a lock taken with slots=N; 0 for a lock taken without.")
+        .def_property_readonly("fenced", &python_lock::fenced, "True when taken with fence=True.")
+        .def_property_readonly("fence_token", &python_lock::fence_token,
+                               "The fencing token issued with the grant (fence=True): greater than every token "
+                               "issued before for server_key. Pass the lock to advlock.fence_check() in the job's "
+                               "own transaction. Raises Misuse for a lock taken without fence=True.")
         .def_property_readonly("shared", &python_lock::shared)
         .def_property_readonly("reentrant", &python_lock::reentrant,
                                "True when taken with reentrant=True: one owner with the thread's other reentrant Locks.")
@@ -369,6 +381,7 @@ raises LockLost once the session's locks are known to be gone.)doc")
             const unsigned slot = lock.slot();
             return "<advlock.Lock " + lock.label() + (slot ? ", slot " + std::to_string(slot) : std::string()) +
                    (lock.shared() ? ", shared" : ", exclusive") + (lock.reentrant() ? ", reentrant" : "") +
+                   (lock.fenced() ? ", fence token " + std::to_string(lock.fence_token()) : std::string()) +
                    (lock.held() ? ", held>" : ", not held>");
         });
 
@@ -434,26 +447,30 @@ exclude each other.)doc")
              py::arg("url"), py::kw_only(), py::arg("application_name") = py::none(), py::arg("allow_standby") = false,
              py::arg("allow_pooler") = false, py::arg("heartbeat_interval") = py::none(),
              py::arg("heartbeat_deadline") = py::none(), py::arg("registry") = py::none())
-        .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant, py::handle slots) {
-                 return self.cast<python_session &>().try_lock(self, key, acquire_request(shared, reentrant, slots));
+        .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant, py::handle slots, bool fence) {
+                 return self.cast<python_session &>().try_lock(self, key, acquire_request(shared, reentrant, slots, fence));
              }, py::arg("key"), py::kw_only(), py::arg("shared") = false, py::arg("reentrant") = false,
-             py::arg("slots") = py::none(),
+             py::arg("slots") = py::none(), py::arg("fence") = false,
              "Take the lock without waiting: a Lock, or None when another session or another Lock of this "
              "session holds it (each Lock is its own owner, as threading.Lock; reentrant=True: the calling "
              "thread's reentrant Locks of this session are one owner and may take it again, as threading.RLock). "
              "slots=N (2..SLOTS_MAX): take any one free slot of N, \"at most N at once\" (None when all N are "
-             "held; Lock.slot says which, Lock.server_key its key).")
+             "held; Lock.slot says which, Lock.server_key its key). fence=True (PostgreSQL only, exclusive, not "
+             "reentrant; Unsupported elsewhere): issue a fencing token with the grant (Lock.fence_token, "
+             "advlock.fence_check).")
         .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared, bool reentrant,
-                        py::handle slots) {
-                 return self.cast<python_session &>().lock(self, key, timeout, acquire_request(shared, reentrant, slots));
+                        py::handle slots, bool fence) {
+                 return self.cast<python_session &>().lock(self, key, timeout,
+                                                           acquire_request(shared, reentrant, slots, fence));
              }, py::arg("key"), py::kw_only(), py::arg("timeout") = py::none(), py::arg("shared") = false,
-             py::arg("reentrant") = false, py::arg("slots") = py::none(),
+             py::arg("reentrant") = false, py::arg("slots") = py::none(), py::arg("fence") = false,
              "Take the lock, waiting up to timeout seconds (None: as long as it takes) for other sessions and for "
              "other Locks of this one (threads sharing a session exclude each other). Raises NotAcquired when "
              "the time runs out, Canceled when cancel() interrupts it, Misuse when close() does, Deadlock (also when this "
              "thread holds the lock itself through another Lock: release it, or take both reentrant=True). "
              "Ctrl-C ends this wait only and raises KeyboardInterrupt. A failed wait never leaves a lock behind. "
-             "slots=N: any one free slot of N, waiting for the first to free (see try_lock).")
+             "slots=N: any one free slot of N, waiting for the first to free; fence=True: a fencing token "
+             "(see try_lock).")
         .def("cancel", &python_session::cancel, "Interrupt every lock() wait of the session, on all threads.")
         .def("check", &python_session::check, "No round trip: raises LockLost once the session's locks are known lost.")
         .def_property_readonly("lost", &python_session::lost, "True once the session's locks are known lost (or it is closed).")
