@@ -14,7 +14,7 @@
 # in all three implementations (pure Python; "c", built on the system libpq;
 # "binary", a wheel with its own libpq: tests/test_xact_drivers.py runs each),
 # psycopg2 (built from source on the system libpq) and mypy. Every other
-# Python >= 3.9 found on the machine (python3.9 ... python3.14 on PATH,
+# Python >= 3.9 found on the machine, one per version (python3.9 ... python3.14 on PATH,
 # /usr/bin/python3, pyenv's versions) builds its wheel and runs the suite
 # without the psycopg2 and mypy parts. ADVLOCK_PYTHONS="python3 /path/python"
 # chooses the interpreters instead.
@@ -28,14 +28,18 @@ find_pythons() {
   local minor
   for minor in 9 10 11 12 13 14; do candidates+=("python3.$minor"); done
   candidates+=("$HOME"/.pyenv/versions/3.*/bin/python3)
-  local seen="" c path
+  local seen="" c path version
   for c in "${candidates[@]}"; do
     path=$(command -v "$c" 2>/dev/null) || continue
     # The interpreter itself: pyenv shims and symlinks resolve to it.
     path=$("$path" -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null) || continue
     "$path" -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null || continue
-    case " $seen " in *" $path "*) continue ;; esac
-    seen="$seen $path"
+    # One interpreter per Python version (the first found: python3 on PATH
+    # wins): a second 3.11 (pyenv's and Debian's) builds the same wheel tag
+    # and runs the same suite again, for a minute of CI time.
+    version=$("$path" -c 'import sys; print("%d.%d" % sys.version_info[:2])') || continue
+    case " $seen " in *" $path "* | *" v$version "*) continue ;; esac
+    seen="$seen $path v$version"
     echo "$path"
   done
 }

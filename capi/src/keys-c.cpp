@@ -5,6 +5,7 @@
 #include "handles.hpp"
 #include "keys/key_text.hpp"
 #include "keys/name_schemes.hpp"
+#include "keys/slot_keys.hpp"
 
 namespace advlock::capi {
 
@@ -69,6 +70,15 @@ advlock_key advlock_key_pair(int32_t k1, int32_t k2) {
     key.k1 = k1;
     key.k2 = k2;
     return key;
+}
+
+advlock_status advlock_key_slot(advlock_key *out, const advlock_key *key, unsigned slot) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(key, function, "key");
+        *out = advlock::capi::to_c(core::slot_key(advlock::capi::to_core(*key, function), slot));
+        return ADVLOCK_OK;
+    });
 }
 
 advlock_status advlock_key_from_name(advlock_key *out, const char *name, size_t name_len) {

@@ -86,12 +86,15 @@ inline auto taking_as(const advlock_lock_options *given) {
                                         std::to_string(given->version) + " is unknown to this library (version " ADVLOCK_VERSION
                                         "); initialise options with advlock_lock_options_init");
         }
-        require_flags(given->flags, ADVLOCK_LOCK_REENTRANT, function, "lock options flags");
+        require_flags(given->flags, ADVLOCK_LOCK_REENTRANT | ADVLOCK_LOCK_FENCED, function, "lock options flags");
         require_timeout(given->timeout_ms, function);
         options.timeout_ms = given->timeout_ms;
         options.reentrant = (given->flags & ADVLOCK_LOCK_REENTRANT) != 0;
+        options.fenced = (given->flags & ADVLOCK_LOCK_FENCED) != 0;
         options.cancel = given->cancel ? &given->cancel->token : nullptr;
         options.actor_id = given->owner_id;
+        // Version 1 structs end before slots: never read past what the caller has.
+        if (given->version >= 2) options.slots = given->slots;
         return options;
     };
 }
@@ -288,6 +291,35 @@ advlock_status advlock_session_loss_fd(int *out, advlock_session *session) {
 advlock_status advlock_session_verify(advlock_session *session) {
     return guarded(__func__, [&](const char *function) {
         require(session, function, "session")->session->verify();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_lock_key(advlock_key *out, const advlock_lock *lock) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        *out = advlock::capi::to_c(require(lock, function, "lock")->held.target().key());
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_lock_slot(unsigned *out, const advlock_lock *lock) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        *out = require(lock, function, "lock")->held.slot();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_lock_fence_token(int64_t *out, const advlock_lock *lock) {
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        const core::HeldLock &held = require(lock, function, "lock")->held;
+        if (!held.fence_token()) {
+            throw core::Misuse(std::string(function) + ": lock " + held.target().describe() +
+                               " was taken without a fencing token; take it with ADVLOCK_LOCK_FENCED");
+        }
+        *out = *held.fence_token();
         return ADVLOCK_OK;
     });
 }

@@ -9,6 +9,7 @@
 #include "keys/key_text.hpp"
 #include "keys/name_schemes.hpp"
 #include "postgres/pg_errors.hpp"
+#include "postgres/pg_fence.hpp"
 #include "postgres/pg_run_ledger.hpp"
 #include "postgres/pg_sql.hpp"
 #include "postgres/pg_xact_locks.hpp"
@@ -126,6 +127,34 @@ advlock_status advlock_sql_ledger(char **out) {
     return guarded(__func__, [&](const char *function) {
         require(out, function, "out");
         *out = allocated_copy(core::ledger_ddl());
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_sql_fence(char **out) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        *out = allocated_copy(core::fence_ddl());
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_fence_check(struct pg_conn *conn, const advlock_key *key, int64_t token) {
+    return guarded(__func__, [&](const char *function) {
+        require(conn, function, "conn");
+        require(key, function, "key");
+        core::fence_check(conn, advlock::capi::to_core(*key, function), token);
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_fence_check_sql(char **out, const advlock_key *key, int64_t token) {
+    if (out) *out = nullptr;
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(key, function, "key");
+        *out = allocated_copy(core::fence_check_sql(advlock::capi::to_core(*key, function), token));
         return ADVLOCK_OK;
     });
 }

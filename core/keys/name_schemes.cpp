@@ -30,14 +30,18 @@ void validate_lock_name(std::string_view name) {
     }
 }
 
-Key advlock_key_for_name(std::string_view name) {
-    validate_lock_name(name);
-    std::string input = "advlock:";
-    input.append(name);
+Key bigint_of_sha256(std::string_view input) {
     const Sha256Digest digest = sha256(input);
     std::uint64_t bits = 0;
     for (int i = 0; i < 8; ++i) bits = bits << 8 | digest[i];
     return Key::bigint(static_cast<std::int64_t>(bits));
+}
+
+Key advlock_key_for_name(std::string_view name) {
+    validate_lock_name(name);
+    std::string input = "advlock:";
+    input.append(name);
+    return bigint_of_sha256(input);
 }
 
 Key with_advisory_lock_key_for_name(std::string_view name, std::int64_t prefix) {

@@ -16,6 +16,10 @@ constexpr std::size_t kMaxNameBytes = 1024;
 // Throws BadKey unless name is 1..kMaxNameBytes bytes of valid UTF-8 without NUL.
 void validate_lock_name(std::string_view name);
 
+// The first 8 bytes of SHA-256(input), big-endian, signed, as a bigint key:
+// the advlock scheme's hash, shared with the slot keys.
+Key bigint_of_sha256(std::string_view input);
+
 // First 8 bytes of SHA-256("advlock:" + name), big-endian, signed. Validates.
 Key advlock_key_for_name(std::string_view name);
 

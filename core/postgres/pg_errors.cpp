@@ -12,6 +12,7 @@ advlock_status status_of_sqlstate(const std::string &sqlstate) {
     if (sqlstate == "42501") return ADVLOCK_EPERMISSION;
     if (sqlstate == "57014") return ADVLOCK_ECANCELED;
     if (sqlstate == "53200") return ADVLOCK_ECAPACITY;
+    if (sqlstate == "55T01") return ADVLOCK_EFENCED;  // public.advlock_fence_check's RAISE (pg_fence.hpp)
     if (sqlstate.size() == 5 && sqlstate.compare(0, 2, "08") == 0) return ADVLOCK_ECONNECT;
     return ADVLOCK_ESERVER;
 }
@@ -41,6 +42,7 @@ void throw_pg_error(PGconn *conn, const PGresult *result, const std::string &doi
             throw PermissionDenied(message + " (grant EXECUTE on the advisory-lock functions to this role)",
                                    sqlstate);
         case ADVLOCK_ECANCELED: throw Canceled(message, sqlstate);
+        case ADVLOCK_EFENCED: throw FencedOut(message, sqlstate);
         default: throw ServerError(message, sqlstate);
     }
 }

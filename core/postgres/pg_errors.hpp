@@ -18,7 +18,8 @@ namespace advlock::core {
 // The outcome a server error with this SQLSTATE is, for every driver:
 // ADVLOCK_NOT_ACQUIRED for 55P03 (lock_timeout ran out), ADVLOCK_EDEADLOCK
 // 40P01, ADVLOCK_EPERMISSION 42501, ADVLOCK_ECANCELED 57014, ADVLOCK_ECAPACITY
-// 53200, ADVLOCK_ECONNECT class 08, otherwise ADVLOCK_ESERVER.
+// 53200, ADVLOCK_ECONNECT class 08, ADVLOCK_EFENCED 55T01 (the fence check's),
+// otherwise ADVLOCK_ESERVER.
 advlock_status status_of_sqlstate(const std::string &sqlstate);
 
 [[noreturn]] void throw_pg_error(PGconn *conn, const PGresult *result, const std::string &doing,

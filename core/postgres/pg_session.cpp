@@ -7,6 +7,7 @@
 #include "error.hpp"
 #include "keys/key_text.hpp"
 #include "postgres/pg_errors.hpp"
+#include "postgres/pg_fence.hpp"
 #include "postgres/pg_run_ledger.hpp"
 #include "session/connection_wait.hpp"
 #include "session/heartbeat_settings.hpp"
@@ -53,10 +54,13 @@ std::string describe(const char *doing, const Key &key, LockMode mode) {
 
 // One simple-protocol query (an implicit transaction, so SET LOCAL lasts just
 // for it) that waits for the lock with the server's own timer: no polling.
-std::string wait_sql(const Key &key, LockMode mode, long long timeout_ms) {
+// Fenced, it then issues the next token, whose row wait (an older holder's
+// checked transaction) the same lock_timeout bounds.
+std::string wait_sql(const Key &key, LockMode mode, long long timeout_ms, bool fenced) {
     const std::string timeout = timeout_ms < 0 ? "0" : std::to_string(timeout_ms) + "ms";
     return "SET LOCAL lock_timeout = '" + timeout + "'; SET LOCAL statement_timeout = 0; " +
-           sql_with_literals(LockFunction::Lock, mode, key);
+           sql_with_literals(LockFunction::Lock, mode, key) +
+           (fenced ? "; SELECT " + fence_next_sql(key, false) : std::string());
 }
 
 void validate(const PgSessionOptions &options) {
@@ -146,10 +150,44 @@ bool PgSession::try_lock(const LockTarget &target, LockMode mode) {
     return try_lock_locked(key, mode);
 }
 
-bool PgSession::try_lock_locked(const Key &key, LockMode mode) {
+bool PgSession::try_lock_locked(const Key &key, LockMode mode, std::int64_t *token) {
+    if (token) return try_fenced_locked(key, *token);
     if (!call(LockFunction::TryLock, key, mode)) return false;
     holds_.add(key, mode);
     return true;
+}
+
+bool PgSession::try_lock_fenced(const LockTarget &target, std::int64_t &token) {
+    const Key &key = target.key();
+    Call scope(*this);
+    require_lock_rights("try_lock", key);
+    return try_fenced_locked(key, token);
+}
+
+// One statement: the try, and only when it is granted, the token (a CASE
+// evaluates its THEN branch only when its condition holds).
+bool PgSession::try_fenced_locked(const Key &key, std::int64_t &token) {
+    const std::string doing = describe("try_lock (fenced)", key, LockMode::Exclusive);
+    const std::string sql = "SELECT CASE WHEN " + call_with_literals(LockFunction::TryLock, LockMode::Exclusive, key) +
+                            " THEN " + fence_next_sql(key, true) + " END";
+    PGconn *conn = connection_.get();
+    PgResult result(PQexec(conn, sql.c_str()));
+    if (result && PQresultStatus(result.get()) == PGRES_TUPLES_OK && PQntuples(result.get()) == 1) {
+        if (PQgetisnull(result.get(), 0, 0)) return false;
+        token = std::stoll(PQgetvalue(result.get(), 0, 0));
+        holds_.add(key, LockMode::Exclusive);
+        return true;
+    }
+    if (PQstatus(conn) == CONNECTION_BAD) fail(result.get(), doing);
+    // The token failed after the grant, which a failed statement does not
+    // undo for a session lock: release it, so no failed try leaves a lock.
+    call(LockFunction::Unlock, key, LockMode::Exclusive);
+    const std::string sqlstate = sqlstate_of(result.get());
+    // An older holder's checked transaction still holds the token's row: its
+    // work is not committed yet, so the lock is not free for new work.
+    if (sqlstate == "55P03") return false;
+    throw_if_fence_missing(sqlstate, doing);
+    fail(result.get(), doing);
 }
 
 void PgSession::unlock(const LockTarget &target, LockMode mode) {
@@ -190,6 +228,16 @@ void PgSession::unlock_locked(const Key &key, LockMode mode) {
 }
 
 bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_ms, const CancelToken *cancel) {
+    return lock_waiting(target, mode, timeout_ms, cancel, nullptr);
+}
+
+bool PgSession::lock_fenced(const LockTarget &target, long long timeout_ms, const CancelToken *cancel,
+                            std::int64_t &token) {
+    return lock_waiting(target, LockMode::Exclusive, timeout_ms, cancel, &token);
+}
+
+bool PgSession::lock_waiting(const LockTarget &target, LockMode mode, long long timeout_ms, const CancelToken *cancel,
+                             std::int64_t *token) {
     const Key &key = target.key();
     const auto started = std::chrono::steady_clock::now();
     const WaitCancelled cancelled(*this, cancel);
@@ -200,28 +248,30 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     timeout_ms = remaining_ms(timeout_ms, started);
     // A lock this session already holds in this mode is granted without a
     // wait, and a try keeps the reconciliation below unambiguous.
-    if (timeout_ms == 0 || holds_.count(key, mode) > 0) return try_lock_locked(key, mode);
+    if (timeout_ms == 0 || holds_.count(key, mode) > 0) return try_lock_locked(key, mode, token);
 
     PGconn *conn = connection_.get();
     const std::string doing = describe("lock", key, mode);
     // Ends before the next user of the connection can start a statement.
     ServerWaits::Wait wait(server_waits_, cancelled, cancel);
     const bool began = wait.begin([&] {
-        if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms).c_str())) fail(nullptr, doing);
+        if (!PQsendQuery(conn, wait_sql(key, mode, timeout_ms, token != nullptr).c_str())) fail(nullptr, doing);
     });
     if (!began) throw_wait_ended(doing, ": cancelled before the wait began");
-    bool granted = false;
+    int rows_answered = 0;  // the lock's, then the token's when fenced
     PgResult error;
     while (PGresult *raw = PQgetResult(conn)) {
         PgResult result(raw);
         if (PQresultStatus(raw) == PGRES_TUPLES_OK) {
-            granted = true;
+            if (++rows_answered == 2 && token && PQntuples(raw) == 1 && !PQgetisnull(raw, 0, 0)) {
+                *token = std::stoll(PQgetvalue(raw, 0, 0));
+            }
         } else if (PQresultStatus(raw) != PGRES_COMMAND_OK && !error) {
             error = std::move(result);
         }
     }
     wait.end();  // the server's answer says whether it was cancelled (57014)
-    if (granted && !error) {
+    if (rows_answered == (token ? 2 : 1) && !error) {
         holds_.add(key, mode);
         return true;
     }
@@ -232,6 +282,7 @@ bool PgSession::lock(const LockTarget &target, LockMode mode, long long timeout_
     const bool granted_in_race = call(LockFunction::Unlock, key, mode);
     const std::string sqlstate = sqlstate_of(error.get());
     if (sqlstate == "55P03") return false;  // lock_not_available: the timeout
+    if (token) throw_if_fence_missing(sqlstate, doing);
     if (sqlstate == "57014") {
         throw_wait_ended(doing,
                          std::string(": the wait was cancelled") +

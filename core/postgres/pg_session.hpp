@@ -55,6 +55,10 @@ public:
     // pg_advisory_unlock releases a lock granted in the race.
     bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
               const CancelToken *cancel = nullptr) override;
+    // The same round trips, with public.advlock_fence_next in the statement.
+    bool try_lock_fenced(const LockTarget &target, std::int64_t &token) override;
+    bool lock_fenced(const LockTarget &target, long long timeout_ms, const CancelToken *cancel,
+                     std::int64_t &token) override;
     HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
     std::int64_t server_session_id() const override { return identity_.backend_pid; }
     void check() const override;
@@ -77,7 +81,11 @@ private:
 
     PgSession(PgConnection connection, const PgSessionOptions &options);
 
-    bool try_lock_locked(const Key &key, LockMode mode);
+    // token: NULL for a plain lock, else where the fenced grant's token goes.
+    bool try_lock_locked(const Key &key, LockMode mode, std::int64_t *token = nullptr);
+    bool try_fenced_locked(const Key &key, std::int64_t &token);
+    bool lock_waiting(const LockTarget &target, LockMode mode, long long timeout_ms, const CancelToken *cancel,
+                      std::int64_t *token);
     // One release: Misuse when not held, LockLost when the server says it was
     // not. Caller holds mutex_.
     void unlock_locked(const Key &key, LockMode mode);

@@ -20,10 +20,14 @@ std::string function_name(LockFunction function, LockMode mode) {
     return name;
 }
 
-std::string sql_with_literals(LockFunction function, LockMode mode, const Key &key) {
+std::string call_with_literals(LockFunction function, LockMode mode, const Key &key) {
     const std::string arguments = key.is_pair() ? std::to_string(key.k1()) + ", " + std::to_string(key.k2())
                                                 : std::to_string(key.bigint_value());
-    return "SELECT " + function_name(function, mode) + "(" + arguments + ")";
+    return function_name(function, mode) + "(" + arguments + ")";
+}
+
+std::string sql_with_literals(LockFunction function, LockMode mode, const Key &key) {
+    return "SELECT " + call_with_literals(function, mode, key);
 }
 
 std::string sql_with_parameters(LockFunction function, LockMode mode, Key::Space space) {

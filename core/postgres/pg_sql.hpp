@@ -23,6 +23,9 @@ constexpr int kLockFunctionCount = 5;
 // "pg_try_advisory_lock_shared" and so on.
 std::string function_name(LockFunction function, LockMode mode);
 
+// "pg_catalog.pg_try_advisory_lock(100, 1)": the call alone, for a statement of its own.
+std::string call_with_literals(LockFunction function, LockMode mode, const Key &key);
+
 // "SELECT pg_catalog.pg_try_advisory_lock(100, 1)": the key written as literals,
 // schema-qualified so no search_path can change what runs; for any driver.
 std::string sql_with_literals(LockFunction function, LockMode mode, const Key &key);

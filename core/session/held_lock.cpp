@@ -1,8 +1,10 @@
 #include "session/held_lock.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "error.hpp"
+#include "keys/slot_keys.hpp"
 #include "session/connection_wait.hpp"
 
 namespace advlock::core {
@@ -24,12 +26,70 @@ void HeldLock::end_claim() noexcept {
     claim_.reset();
 }
 
+namespace {
+
+void validate(const AcquireOptions &options, LockMode mode, const std::string &what) {
+    validate_slot_count(options.slots, what.c_str());
+    if (options.slots > 1 && mode != LockMode::Exclusive) {
+        throw InvalidArgument(what + ": job slots are exclusive locks; a shared lock has no limit to count");
+    }
+    if (options.fenced && mode != LockMode::Exclusive) {
+        throw InvalidArgument(what + ": a fencing token goes with an exclusive lock (shared holders would fence "
+                                     "each other out)");
+    }
+    if (options.fenced && options.reentrant) {
+        throw InvalidArgument(what + ": a fenced lock cannot be reentrant: taking it again would issue a newer "
+                                     "token and fence out the first acquisition");
+    }
+}
+
+}  // namespace
+
 bool HeldLock::acquire(const AcquireOptions &options) {
     if (acquired_) throw Misuse("lock " + target_.describe() + ": a lock handle is acquired once; take a new one");
     acquired_ = true;
+    validate(options, mode_, "lock " + target_.describe());
+    if (options.slots > 1) return take_a_slot(options);
+    return take(target_, options);
+}
+
+bool HeldLock::take_a_slot(const AcquireOptions &options) {
+    const Key base = target_.key();
+    const auto slot_target = [&](unsigned slot) { return LockTarget(slot_key(base, slot)); };
+    const auto started = LockOwners::Clock::now();
+    AcquireOptions one = options;
+    one.slots = 0;
+    for (unsigned round = 0;; ++round) {
+        one.timeout_ms = 0;
+        for (unsigned slot = 1; slot <= options.slots; ++slot) {
+            if (take(slot_target(slot), one)) {
+                slot_ = slot;
+                return true;
+            }
+        }
+        if (options.timeout_ms == 0) return false;
+        long long slice = kSlotWaitSliceMs;
+        if (options.timeout_ms > 0) {
+            const long long left = remaining_ms(options.timeout_ms, started);
+            if (left == 0) return false;
+            slice = std::min(slice, left);
+        }
+        // Waiting on the server for one slot at a time, each in turn: the
+        // server cannot wait for "any of N", and a slot whose holder dies is
+        // freed by the server without telling anyone.
+        const unsigned waited_on = round % options.slots + 1;
+        one.timeout_ms = slice;
+        if (take(slot_target(waited_on), one)) {
+            slot_ = waited_on;
+            return true;
+        }
+    }
+}
+
+bool HeldLock::take(const LockTarget &target, const AcquireOptions &options) {
     LockOwners::Request request;
-    request.lock = session_->owner_key(target_);
-    request.described = (options.timeout_ms == 0 ? "try_lock " : "lock ") + target_.describe();
+    request.lock = session_->owner_key(target);
+    request.described = (options.timeout_ms == 0 ? "try_lock " : "lock ") + target.describe();
     request.mode = mode_;
     request.reentrant = options.reentrant;
     request.wait = options.timeout_ms != 0;
@@ -41,20 +101,25 @@ bool HeldLock::acquire(const AcquireOptions &options) {
     if (!claim_) return false;
     try {
         bool taken;
+        std::int64_t token = 0;
         if (options.timeout_ms == 0) {
-            taken = session_->try_lock(target_, mode_);
+            taken = options.fenced ? session_->try_lock_fenced(target, token) : session_->try_lock(target, mode_);
         } else {
             // 0 when the local wait used it all up: the session makes one last try.
-            taken = session_->lock(target_, mode_, remaining_ms(options.timeout_ms, started), options.cancel);
+            const long long left = remaining_ms(options.timeout_ms, started);
+            taken = options.fenced ? session_->lock_fenced(target, left, options.cancel, token)
+                                   : session_->lock(target, mode_, left, options.cancel);
         }
         if (!taken) {
             end_claim();
             return false;
         }
+        if (options.fenced) fence_token_ = token;
     } catch (...) {
         end_claim();
         throw;
     }
+    target_ = target;
     session_->owners().granted(*claim_);
     released_ = false;
     return true;

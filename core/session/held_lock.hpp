@@ -24,7 +24,18 @@ struct AcquireOptions {
     const CancelToken *cancel = nullptr;  // ends this wait only; may be null
     // The binding's id for who is calling (LockOwners' Actor); 0: the OS thread.
     std::uint64_t actor_id = 0;
+    // Job slots: 0 or 1 takes the lock itself; N takes any one free slot of N
+    // (keys/slot_keys.hpp). Exclusive only.
+    unsigned slots = 0;
+    // Issue a fencing token with the grant (LockSession::try_lock_fenced).
+    // Exclusive only, and not reentrant: a second acquisition by the same
+    // owner would fence out the first.
+    bool fenced = false;
 };
+
+// How long a wait for a free slot waits on the server for one slot before it
+// tries them all again (advlock.h's ADVLOCK_SLOT_WAIT_SLICE_MS).
+constexpr long long kSlotWaitSliceMs = 100;
 
 class HeldLock {
 public:
@@ -53,15 +64,26 @@ public:
     void verify(bool strict);
 
     bool released() const { return released_; }
+    // What is held on the server: the target given, or the slot's (key only).
     const LockTarget &target() const { return target_; }
     LockMode mode() const { return mode_; }
+    // 1..N once a slot is held; 0 for a lock taken without slots.
+    unsigned slot() const { return slot_; }
+    // The token issued with the grant; empty unless taken fenced.
+    const std::optional<std::int64_t> &fence_token() const { return fence_token_; }
 
 private:
     void end_claim() noexcept;
+    // One attempt on one lock (the target, or a slot's), as acquire() promises.
+    bool take(const LockTarget &target, const AcquireOptions &options);
+    // The slots: a try of each, then waits for one at a time in slices.
+    bool take_a_slot(const AcquireOptions &options);
 
     std::shared_ptr<LockSession> session_;
     LockTarget target_;
     LockMode mode_;
+    unsigned slot_ = 0;
+    std::optional<std::int64_t> fence_token_;
     std::optional<LockOwners::Claim> claim_;
     bool acquired_ = false;  // acquire() was called
     bool released_ = true;   // nothing held: before acquire(), after a failed one or a release

@@ -5,6 +5,19 @@
 
 namespace advlock::core {
 
+namespace {
+[[noreturn]] void no_fencing(const LockTarget &target) {
+    throw Unsupported("lock " + target.describe() + " with a fencing token: fencing tokens need PostgreSQL, whose "
+                      "table public.advlock_fence keeps them next to the job's data; this backend has none");
+}
+}  // namespace
+
+bool LockSession::try_lock_fenced(const LockTarget &target, std::int64_t &) { no_fencing(target); }
+
+bool LockSession::lock_fenced(const LockTarget &target, long long, const CancelToken *, std::int64_t &) {
+    no_fencing(target);
+}
+
 std::string LockSession::owner_key(const LockTarget &target) const { return format_key(target.key()); }
 
 void LockSession::close() noexcept {

@@ -53,6 +53,14 @@ public:
     virtual bool lock(const LockTarget &target, LockMode mode, long long timeout_ms,
                       const CancelToken *cancel = nullptr) = 0;
 
+    // Fencing tokens (advlock.h @ref fencing): try_lock / lock in exclusive
+    // mode whose grant also issues the lock's next token, in the same round
+    // trip, into `token`. The base throws Unsupported: only PostgreSQL has a
+    // table to keep tokens in.
+    virtual bool try_lock_fenced(const LockTarget &target, std::int64_t &token);
+    virtual bool lock_fenced(const LockTarget &target, long long timeout_ms, const CancelToken *cancel,
+                             std::int64_t &token);
+
     // Interrupt every wait in progress on this session (on the server, and
     // owners waiting for each other in LockOwners), from any thread. No effect
     // otherwise.

@@ -31,7 +31,7 @@ const advlock_status kErrorStatuses[] = {
     ADVLOCK_ENOTFOUND, ADVLOCK_EIO,        ADVLOCK_EMISUSE,   ADVLOCK_ECONNECT,   ADVLOCK_ESTANDBY,
     ADVLOCK_EREADONLY, ADVLOCK_EPOOLER,    ADVLOCK_ELOST,     ADVLOCK_ECANCELED,  ADVLOCK_ECAPACITY,
     ADVLOCK_EDEADLOCK, ADVLOCK_EPERMISSION, ADVLOCK_ESERVER,  ADVLOCK_EUNSUPPORTED, ADVLOCK_ECONFIG,
-    ADVLOCK_ECLUSTER,  ADVLOCK_EUNSAFEDIR};
+    ADVLOCK_ECLUSTER,  ADVLOCK_EUNSAFEDIR, ADVLOCK_EFENCED};
 
 }  // namespace
 
@@ -56,6 +56,7 @@ TEST(StatusMapping, EveryCoreErrorMapsToItsStatus) {
     expect_maps_to<core::ConfigError>(ADVLOCK_ECONFIG);
     expect_maps_to<core::ClusterTarget>(ADVLOCK_ECLUSTER);
     expect_maps_to<core::UnsafeLockDirectory>(ADVLOCK_EUNSAFEDIR);
+    expect_maps_to<core::FencedOut>(ADVLOCK_EFENCED);
 }
 
 TEST(StatusMapping, ForeignExceptionsBecomeNoMemoryOrInternalError) {
@@ -110,6 +111,7 @@ TEST(StatusNames, PinnedValuesNeverChange) {
     EXPECT_EQ(ADVLOCK_ELOST, -13);
     EXPECT_EQ(ADVLOCK_EUNSUPPORTED, -19);
     EXPECT_EQ(ADVLOCK_ECONFIG, -20);
+    EXPECT_EQ(ADVLOCK_EFENCED, -23);
 }
 
 TEST(StatusNames, UnsafeTargetsAreGrouped) {
@@ -162,6 +164,9 @@ TEST(HppExceptions, EveryStatusThrowsItsOwnType) {
     expect_hpp_throws<config_error>(ADVLOCK_ECONFIG);
     expect_hpp_throws<cluster_target>(ADVLOCK_ECLUSTER);
     expect_hpp_throws<unsafe_lock_directory>(ADVLOCK_EUNSAFEDIR);
+    expect_hpp_throws<fenced_out>(ADVLOCK_EFENCED);
+    // A fenced-out token is a loss: code that stops on lock_lost stops on it too.
+    EXPECT_THROW(detail::throw_status(ADVLOCK_EFENCED), lock_lost);
     // The three unsafe targets share a base a caller can catch at once.
     EXPECT_THROW(detail::throw_status(ADVLOCK_EPOOLER), unsafe_target);
     EXPECT_THROW(detail::throw_status(ADVLOCK_EUNSAFEDIR), unsafe_target);
@@ -185,8 +190,13 @@ TEST(StatusTable, HasOneRowPerStatusWithItsNames) {
         EXPECT_NE(std::string(info->Kind), "");
         EXPECT_NE(std::string(info->summary), "");
         const std::string parent = info->parent;
-        EXPECT_TRUE(parent == (info->status >= 0 ? "none" : parent == "unsafe_target" ? "unsafe_target" : "error"))
-            << info->name << " has parent " << parent;
+        // A kind of loss derives from lock_lost (the fenced-out token); unsafe
+        // targets from unsafe_target; every other error from error.
+        const std::string expected = info->status >= 0                    ? "none"
+                                     : info->status == ADVLOCK_EFENCED    ? "lock_lost"
+                                     : parent == "unsafe_target"          ? "unsafe_target"
+                                                                          : "error";
+        EXPECT_EQ(parent, expected) << info->name << " has parent " << parent;
         EXPECT_EQ(advlock_status_is_unsafe_target(info->status), parent == "unsafe_target" ? 1 : 0) << info->name;
     }
     EXPECT_EQ(rows, 2 + sizeof kErrorStatuses / sizeof kErrorStatuses[0]);

@@ -371,5 +371,37 @@ TEST(MysqlLocks, ThreadsSharingSessionsNeverOverlap) {
     }
 }
 
+// Job slots are key-only locks ("advlock:<slot key>") on MySQL too, so the
+// same N-at-most holds across backends; fencing has no table here.
+TEST(MysqlLocks, SlotsAreKeyLocksOfTheirOwnAndFencingIsUnsupported) {
+    Admin admin;
+    const std::string name = unique_name();
+    Session a = mysql_session(), b = mysql_session(), c = mysql_session();
+    advlock_lock_options options = ADVLOCK_LOCK_OPTIONS_INIT;
+    options.slots = 2;
+    advlock_lock *first = nullptr, *second = nullptr, *third = nullptr;
+    ASSERT_EQ(advlock_session_acquire(&first, a.get(), of_name(name), ADVLOCK_EXCLUSIVE, &options), ADVLOCK_OK)
+        << advlock_error_last()->message;
+    Lock held_a(first);
+    ASSERT_EQ(advlock_session_acquire(&second, b.get(), of_name(name), ADVLOCK_EXCLUSIVE, &options), ADVLOCK_OK)
+        << advlock_error_last()->message;
+    Lock held_b(second);
+    EXPECT_EQ(advlock_session_acquire(&third, c.get(), of_name(name), ADVLOCK_EXCLUSIVE, &options),
+              ADVLOCK_NOT_ACQUIRED);
+    advlock_key slot_key{};
+    ASSERT_EQ(advlock_lock_key(&slot_key, held_a.get()), ADVLOCK_OK);
+    char text[ADVLOCK_KEY_TEXT_SIZE];
+    advlock_key_format(text, sizeof text, &slot_key);
+    EXPECT_EQ(admin.holder_of(std::string("advlock:") + text), id_of(a));
+    EXPECT_EQ(admin.holder_of(name), "free");  // the name itself stays free
+
+    options.slots = 0;
+    options.flags = ADVLOCK_LOCK_FENCED;
+    EXPECT_EQ(advlock_session_acquire(&third, c.get(), of_name(name), ADVLOCK_EXCLUSIVE, &options),
+              ADVLOCK_EUNSUPPORTED);
+    EXPECT_EQ(third, nullptr);
+    EXPECT_EQ(admin.holder_of(name), "free");
+}
+
 }  // namespace
 }  // namespace advlock::test
