@@ -108,7 +108,7 @@ def test_check_in_a_failed_transaction_is_misuse(session, job_conn):
 
 def test_a_lock_taken_without_fence_has_no_token(session, job_conn):
     lock = session.try_lock("py_unfenced")
-    with pytest.raises(advlock.Misuse):
+    with pytest.raises(advlock.Misuse, match="fence=True"):
         lock.fence_token
     with pytest.raises(advlock.Misuse):
         advlock.fence_check(job_conn, lock)

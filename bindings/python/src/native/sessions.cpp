@@ -117,8 +117,14 @@ public:
     unsigned slot() const {
         return naming_errors(label_, [this] { return lock_.slot(); });
     }
+    // The core's refusal names its C flag; a Python caller needs fence=True.
     std::int64_t fence_token() const {
-        return naming_errors(label_, [this] { return lock_.fence_token(); });
+        try {
+            return lock_.fence_token();
+        } catch (const advlock::misuse &error) {
+            throw advlock::misuse(error.status(), "lock " + label_ + " was taken without a fencing token: take it "
+                                                  "with fence=True (try_lock/lock)", error.sqlstate());
+        }
     }
     const std::string &label() const { return label_; }
     bool shared() const { return shared_; }
