@@ -57,7 +57,11 @@ def test_check_passes_for_the_latest_token_and_fences_out_an_older_one(pg_url, s
         # The new holder's token passes, as a Lock or as its key and token (what `advlock run` passes on).
         with job_conn.transaction():
             advlock.fence_check(job_conn, new)
+            new.fence_check(job_conn)
             advlock.fence_check(job_conn, "py_fenced_job", new.fence_token)
+        with pytest.raises(advlock.FencedOut):
+            with job_conn.transaction():
+                old.fence_check(job_conn)
         with pytest.raises(advlock.FencedOut):
             with job_conn.transaction():
                 advlock.fence_check(job_conn, advlock.Key.from_name("py_fenced_job"), old.fence_token)

@@ -1,7 +1,7 @@
 # Type stubs of the native module advlock._advlock (pybind11). Users import
 # these names from `advlock`; the docstrings live on the objects themselves.
 import datetime
-from typing import Callable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 
 
 WAIT_FOREVER: int
@@ -84,6 +84,7 @@ class Lock:
     def fenced(self) -> bool: ...
     @property
     def fence_token(self) -> int: ...
+    def fence_check(self, conn: Any) -> None: ...
     @property
     def shared(self) -> bool: ...
     @property

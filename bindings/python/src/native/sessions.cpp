@@ -374,6 +374,13 @@ raises LockLost once the session's locks are known to be gone.)doc")
                                "The fencing token issued with the grant (fence=True): greater than every token "
                                "issued before for server_key. Pass the lock to advlock.fence_check() in the job's "
                                "own transaction. Raises Misuse for a lock taken without fence=True.")
+        .def("fence_check", [](py::object self, py::object conn) {
+                 // The check runs through the caller's driver, which advlock/fence.py knows how to use.
+                 py::module_::import("advlock.fence").attr("fence_check")(conn, self);
+             }, py::arg("conn"),
+             "advlock.fence_check(conn, self): check this lock's fencing token inside conn's transaction (the "
+             "job's own psycopg, psycopg2 or DB-API connection) before committing; raises FencedOut once a newer "
+             "holder took the lock.")
         .def_property_readonly("shared", &python_lock::shared)
         .def_property_readonly("reentrant", &python_lock::reentrant,
                                "True when taken with reentrant=True: one owner with the thread's other reentrant Locks.")
