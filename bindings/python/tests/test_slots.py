@@ -49,6 +49,25 @@ def test_three_holders_take_three_slots_and_a_fourth_waits_for_one(pg_url, admin
         assert advisory_holders(admin, key.slot(2)) == [fourth.server_id]
 
 
+def test_a_wait_on_the_main_thread_gets_a_freed_slot(pg_url, admin):
+    """The main thread's wait (the one Ctrl-C can end: its own cancel token) with slots."""
+    with advlock.connect(pg_url) as holders, advlock.connect(pg_url) as waiter:
+        held = [holders.try_lock("py_main_thread_slots", slots=2) for _ in range(2)]
+        assert sorted(lock.slot for lock in held) == [1, 2]
+
+        def release_once_waiting():
+            wait_until(lambda: waits_on_the_server(admin, waiter.server_id), "the main thread to wait")
+            held[0].release()
+
+        releaser = threading.Thread(target=release_once_waiting)
+        releaser.start()
+        try:
+            lock = waiter.lock("py_main_thread_slots", slots=2, timeout=60)
+        finally:
+            releaser.join(120)
+        assert lock.slot == held[0].slot and lock.held
+
+
 def test_a_plain_lock_is_its_own_key_and_slot_zero(session, admin):
     key = advlock.Key(7021, 1)
     with session.lock(key, timeout=0) as lock:
