@@ -8,6 +8,7 @@ mariadb command-line client, as root on the server's Unix socket
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import subprocess
@@ -165,3 +166,43 @@ def test_kill_connection_means_lock_lost_and_callback(mysql_url):
     session.close()
     assert len(reasons) == 1
     wait_until(lambda: holder_of(mysql_url, name) == "NULL", "the server to free the lock", limit=120)
+
+
+def waits_in_get_lock(url: str, connection_id: int) -> bool:
+    """The connection is inside GET_LOCK, waiting (a slot wait waits on one slot at a time)."""
+    return admin(url, f"SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = {connection_id} "
+                      "AND STATE = 'User lock'") == "1"
+
+
+def test_slots_hold_any_one_free_slot_of_n(mysql_url):
+    name = f"exports_{UNIQUE}"
+    key = advlock.Key.from_name(name)
+    with contextlib.ExitStack() as stack:
+        sessions = [stack.enter_context(advlock.connect(mysql_url)) for _ in range(4)]
+        locks = [s.try_lock(name, slots=3) for s in sessions[:3]]
+        assert all(lock is not None for lock in locks)
+        assert sorted(lock.slot for lock in locks) == [1, 2, 3]
+        for s, lock in zip(sessions, locks):
+            # A slot is the key-only lock of the slot's key, whatever the name.
+            assert lock.server_key == key.slot(lock.slot)
+            assert holder_of(mysql_url, f"advlock:{lock.server_key}") == str(s.server_id)
+        assert holder_of(mysql_url, name) == "NULL"
+
+        fourth = sessions[3]
+        assert fourth.try_lock(name, slots=3) is None
+        got = []
+        waiter = threading.Thread(target=lambda: got.append(fourth.lock(name, slots=3, timeout=60)))
+        waiter.start()
+        try:
+            wait_until(lambda: waits_in_get_lock(mysql_url, fourth.server_id), "the fourth holder to wait")
+            next(lock for lock in locks if lock.slot == 3).release()
+        finally:
+            waiter.join(120)
+        assert got and got[0].slot == 3
+        assert holder_of(mysql_url, f"advlock:{key.slot(3)}") == str(fourth.server_id)
+
+
+def test_fencing_is_unsupported(session):
+    with pytest.raises(advlock.Unsupported) as raised:
+        session.try_lock(f"fenced_{UNIQUE}", fence=True)
+    assert raised.value.status_name == "ADVLOCK_EUNSUPPORTED"

@@ -23,6 +23,7 @@ def test_hierarchy():
     assert issubclass(advlock.PoolerTarget, advlock.UnsafeTarget)
     assert issubclass(advlock.ClusterTarget, advlock.UnsafeTarget)
     assert issubclass(advlock.UnsafeLockDirectory, advlock.UnsafeTarget)
+    assert issubclass(advlock.FencedOut, advlock.LockLost)  # a kind of loss: `except LockLost` catches it
     for cls in (advlock.NotAcquired, advlock.LockLost, advlock.UnsafeTarget, advlock.ConnectError,
                 advlock.CapacityError, advlock.Deadlock, advlock.PermissionDenied):
         assert issubclass(cls, advlock.Error)
@@ -33,7 +34,8 @@ def test_every_status_of_the_library_has_its_class():
     """Each row of the library's status table has the class its Kind column
     names, deriving from its parent's class, and the status maps back to it."""
     from advlock.errors import STATUS_TABLE, class_for_status
-    parents = {"error": advlock.Error, "unsafe_target": advlock.UnsafeTarget, "none": advlock.Error}
+    parents = {"error": advlock.Error, "unsafe_target": advlock.UnsafeTarget, "lock_lost": advlock.LockLost,
+               "none": advlock.Error}
     without_class = []
     for row in STATUS_TABLE:
         assert advlock._advlock.status_name(row.status) == row.name

@@ -67,3 +67,18 @@ def test_exit_code_ends_the_program_on_a_skip_only(pg_url, session):
 def test_bad_exit_code_is_refused_when_decorating(bad):
     with pytest.raises(advlock.InvalidArgument, match="exit_code"):
         advlock.skip_if_running("x", exit_code=bad)
+
+
+def test_slots_let_n_runs_at_once(pg_url, session, caplog):
+    @advlock.skip_if_running("py_two_at_once", url=pg_url, slots=2)
+    def job():
+        return "ran"
+
+    first = session.try_lock("py_two_at_once", slots=2)
+    assert job() == "ran"  # one of the two slots is still free
+    second = session.try_lock("py_two_at_once", slots=2)
+    with caplog.at_level(logging.INFO, logger="advlock"):
+        assert job() is advlock.SKIPPED
+    assert "all 2 slots of lock 'py_two_at_once' (key " in caplog.text
+    first.release()
+    second.release()

@@ -8,6 +8,8 @@ PostgreSQL advisory locks held on a dedicated connection.
         with session.lock(advlock.Key(100, 1), timeout=30):   # raises advlock.NotAcquired
             ...
             lock.ensure_held()                          # raises advlock.LockLost, no round trip
+        export = session.try_lock("export", slots=3)    # any one free slot of 3: at most 3 at once
+        fenced = session.lock("ledger", fence=True)     # a fencing token, for advlock.fence_check(conn, fenced)
 
 Each Lock is its own owner, as with threading.Lock: threads sharing a session
 exclude each other. reentrant=True (try_lock/lock) lets a thread take again a
@@ -24,11 +26,13 @@ from importlib.metadata import version as _distribution_version
 from typing import Callable, Optional, Union
 
 from . import _advlock
-from ._advlock import Holder, Holders, Key, Lock, Registry, RegistryEntry, Session, name_key_sql, sql
+from ._advlock import (SLOTS_MAX, Holder, Holders, Key, Lock, Registry, RegistryEntry, Session, fence_check_sql,
+                       name_key_sql, sql)
 from .errors import (BadKey, Canceled, CapacityError, ClusterTarget, ConfigError, ConnectError, Deadlock, Error,
-                     FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound, OutOfMemory,
-                     PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError, StandbyTarget,
-                     UnsafeLockDirectory, Unsupported, UnsafeTarget)
+                     FencedOut, FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound,
+                     OutOfMemory, PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError,
+                     StandbyTarget, UnsafeLockDirectory, Unsupported, UnsafeTarget)
+from .fence import fence_check, fence_sql
 from .scheduling import CONFLICT_EXIT_CODE, SKIPPED, skip_if_running
 from .xact import try_xact_lock, xact_lock
 
@@ -78,8 +82,9 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
 
 __all__ = [
     "connect", "version", "skip_if_running", "SKIPPED", "CONFLICT_EXIT_CODE", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
+    "fence_check", "fence_check_sql", "fence_sql", "SLOTS_MAX",
     "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder", "Holders",
-    "Error", "NotAcquired", "LockLost", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
+    "Error", "NotAcquired", "LockLost", "FencedOut", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
     "ClusterTarget", "UnsafeLockDirectory", "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported",
     "Canceled", "Misuse", "InvalidArgument", "BadKey", "RegistryError", "NotFound", "FileError", "ConfigError",
     "InternalError", "OutOfMemory",

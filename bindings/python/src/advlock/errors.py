@@ -23,7 +23,7 @@ class StatusInfo(NamedTuple):
     name: str        # "ADVLOCK_ELOST"
     kind: str        # "lock_lost"
     class_name: str  # "LockLost": the class of this module that stands for it
-    parent: str      # "error", "unsafe_target", or "none" (not an error: OK, NOT_ACQUIRED)
+    parent: str      # "error", "unsafe_target", "lock_lost" (a kind of loss), or "none" (OK, NOT_ACQUIRED)
     summary: str
 
 
@@ -117,6 +117,11 @@ class UnsafeLockDirectory(UnsafeTarget):
 
 class LockLost(Error):
     """The lock was lost: the job must stop acting as its holder."""
+
+
+class FencedOut(LockLost):
+    """A newer holder took the lock: the fencing token was superseded (advlock.fence_check, SQLSTATE 55T01).
+    Roll the job's transaction back; its work would overlap the new holder's."""
 
 
 class Canceled(Error):

@@ -44,7 +44,8 @@ CONFLICT_EXIT_CODE = 3
 
 
 def skip_if_running(key: Any, *, url: str = "", on_skip: Optional[Callable[[], Any]] = None,
-                    exit_code: Optional[int] = None, **connect_options: Any) -> Callable[[F], F]:
+                    exit_code: Optional[int] = None, slots: Optional[int] = None,
+                    **connect_options: Any) -> Callable[[F], F]:
     """Run the decorated function only when its lock is free.
 
         @advlock.skip_if_running("daily_sales", url=DATABASE_URL, exit_code=3)
@@ -60,6 +61,9 @@ def skip_if_running(key: Any, *, url: str = "", on_skip: Optional[Callable[[], A
         it (exit_code=advlock.CONFLICT_EXIT_CODE, 3);
       - otherwise returns on_skip()'s value, or advlock.SKIPPED (falsy; test
         it with `is advlock.SKIPPED`) when no on_skip was given.
+    With slots=N, up to N calls run at once (on any host), each holding one
+    free slot of N (Session.try_lock's slots); a call is skipped when all N
+    are held.
     If the lock is lost while the function runs, LockLost is raised when it
     returns: its work may have overlapped another run. A function that must
     stop at once on a loss takes its lock itself instead (Session.try_lock,
@@ -76,13 +80,16 @@ def skip_if_running(key: Any, *, url: str = "", on_skip: Optional[Callable[[], A
         @functools.wraps(function)
         def run(*args: Any, **kwargs: Any) -> Any:
             with connect(url, **connect_options) as session:
-                lock = session.try_lock(key)
+                lock = session.try_lock(key, slots=slots)
                 if lock is None:
-                    holders = [h for h in session.holders(key) if h.granted]
-                    who = ", ".join(f"pid {h.server_id} ({h.application_name or 'unknown application'})"
-                                    for h in holders) or "another session"
-                    log.info("skipped %s: lock %s is held by %s", function.__qualname__,
-                             _advlock.key_label(key, session.registry), who)
+                    label = _advlock.key_label(key, session.registry)
+                    if slots is not None and slots > 1:
+                        log.info("skipped %s: all %d slots of lock %s are held", function.__qualname__, slots, label)
+                    else:
+                        holders = [h for h in session.holders(key) if h.granted]
+                        who = ", ".join(f"pid {h.server_id} ({h.application_name or 'unknown application'})"
+                                        for h in holders) or "another session"
+                        log.info("skipped %s: lock %s is held by %s", function.__qualname__, label, who)
                     skipped = on_skip() if on_skip is not None else SKIPPED
                     if exit_code is not None:
                         sys.exit(exit_code)

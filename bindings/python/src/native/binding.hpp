@@ -21,6 +21,7 @@ void register_errors(py::module_ &module);
 void register_keys(py::module_ &module);
 void register_sessions(py::module_ &module);
 void register_xact(py::module_ &module);
+void register_fence(py::module_ &module);
 
 // A key from what a Python caller may pass: advlock.Key, a name (str, looked
 // up in registry when one is given), a bigint (int) or a pair (tuple of two
@@ -47,6 +48,12 @@ auto naming_errors(const std::string &label, Call &&call) {
         throw advlock::error(error.status(), "lock " + label + ": " + error.what(), error.sqlstate());
     }
 }
+
+// A slot number or a number of slots (what: the argument's name, for the
+// message), as the C ABI's unsigned: TypeError unless an int; InvalidArgument
+// below 1 (negative numbers cannot reach the C ABI, and 0 would mean "no
+// slots" there). The upper bound, ADVLOCK_SLOTS_MAX, is the core's to check.
+unsigned count_from_python(py::handle value, const char *what);
 
 // Seconds (None: wait forever) to the C ABI's milliseconds. Throws
 // advlock::invalid_argument for negative or non-finite values.

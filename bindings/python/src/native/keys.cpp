@@ -65,6 +65,23 @@ registry_entry_copy copy_entry(const advlock::registry_entry &entry) {
 
 }  // namespace
 
+unsigned count_from_python(py::handle value, const char *what) {
+    if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr())) {
+        throw py::type_error(std::string(what) + " must be an int, got " + type_name(value));
+    }
+    const std::string range = " must be from 1 to " + std::to_string(ADVLOCK_SLOTS_MAX);
+    std::int64_t number = 0;
+    try {
+        number = value.cast<std::int64_t>();
+    } catch (const py::cast_error &) {
+        throw advlock::invalid_argument(ADVLOCK_EINVAL, std::string(what) + range + ", got " + std::string(py::repr(value)), "");
+    }
+    if (number < 1 || number > std::numeric_limits<unsigned>::max()) {
+        throw advlock::invalid_argument(ADVLOCK_EINVAL, std::string(what) + range + ", got " + std::to_string(number), "");
+    }
+    return static_cast<unsigned>(number);
+}
+
 advlock::key to_key(py::handle value, const advlock::registry *registry) {
     if (py::isinstance<advlock::key>(value)) return value.cast<advlock::key>();
     if (PyUnicode_Check(value.ptr())) {
@@ -91,6 +108,7 @@ std::string key_label(py::handle value, const advlock::key &key) {
 }
 
 void register_keys(py::module_ &module) {
+    module.attr("SLOTS_MAX") = ADVLOCK_SLOTS_MAX;
     py::class_<advlock::key>(module, "Key", R"doc(
 A PostgreSQL advisory-lock key: a bigint, or a pair of int4 ("category, job id").
 A key made from a name keeps the name (Key.name): MySQL sessions lock the name.
@@ -131,6 +149,11 @@ Keys are values: equal keys name the same lock, and they can be dict keys.)doc")
             if (k.is_pair()) return py::none();
             return py::int_(k.c_key().bigint);
         }, "The number of a bigint key, None for a pair key.")
+        .def("slot", [](const advlock::key &k, py::handle slot) { return k.slot(count_from_python(slot, "slot")); },
+             py::arg("slot"),
+             "The key of slot `slot` (1..SLOTS_MAX) of this lock, as Lock.server_key of a lock taken with slots=N "
+             "holds it: the frozen rule, first 8 bytes of SHA-256('advlock-slot:' + str(key) + '/' + slot) as a "
+             "bigint (advlock_key_slot).")
         .def("to_pg_locks", [](const advlock::key &k) {
             const advlock_pg_locks_key pg = k.to_pg_locks();
             return py::make_tuple(pg.classid, pg.objid, pg.objsubid);

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_advlock, module) {
     advlock_python::register_keys(module);
     advlock_python::register_sessions(module);
     advlock_python::register_xact(module);
+    advlock_python::register_fence(module);
 }

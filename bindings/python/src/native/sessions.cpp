@@ -33,6 +33,37 @@ namespace {
 
 advlock::mode mode_of(bool shared) { return shared ? advlock::mode::shared : advlock::mode::exclusive; }
 
+// What try_lock() and lock() were asked for, besides the key and the wait.
+struct acquire_request {
+    bool shared = false;
+    bool reentrant = false;
+    unsigned slots = 0;  // 0: the lock itself (slots=None)
+    bool fenced = false;
+
+    acquire_request(bool shared_mode, bool reentrant_owner, py::handle slots_value, bool fence)
+        : shared(shared_mode), reentrant(reentrant_owner), slots(slots_from_python(slots_value)), fenced(fence) {}
+
+    advlock::lock_options options(std::int64_t timeout_ms, const advlock::cancel_token *cancel) const {
+        advlock::lock_options result;
+        result.timeout_ms = timeout_ms;
+        result.reentrant = reentrant;
+        result.cancel = cancel;
+        result.slots = slots;
+        result.fenced = fenced;
+        return result;
+    }
+
+private:
+    // None is the C ABI's 0 (the lock itself). An explicit 0 or a negative
+    // number is refused here rather than taken as "no slots": a job told "at
+    // most 0 at once" must not run as an ordinary exclusive lock. The upper
+    // bound is the core's (ADVLOCK_EINVAL above ADVLOCK_SLOTS_MAX).
+    static unsigned slots_from_python(py::handle value) {
+        if (value.is_none()) return 0;
+        return count_from_python(value, "slots (None: no slots)");
+    }
+};
+
 // Runs a call without the GIL, unless the interpreter is shutting down (then
 // no other Python thread can need it, and releasing it is not allowed).
 template <typename Call>
@@ -53,10 +84,9 @@ std::int64_t ms_left(std::int64_t timeout_ms, std::chrono::steady_clock::time_po
 
 class python_lock {
 public:
-    python_lock(advlock::lock lock, advlock::key key, std::string label, bool shared, bool reentrant,
-                py::object session)
-        : lock_(std::move(lock)), key_(key), label_(std::move(label)), shared_(shared), reentrant_(reentrant),
-          session_(std::move(session)) {}
+    python_lock(advlock::lock lock, advlock::key key, std::string label, const acquire_request &request, py::object session)
+        : lock_(std::move(lock)), key_(key), label_(std::move(label)), shared_(request.shared),
+          reentrant_(request.reentrant), fenced_(request.fenced), session_(std::move(session)) {}
     python_lock(python_lock &&) = default;
     // Freeing an unreleased lock never blocks (the C ABI hands the release to
     // the session's own thread), so the finalizer keeps the GIL.
@@ -79,9 +109,27 @@ public:
     }
 
     const advlock::key &key() const { return key_; }
+    // What the core says it holds on the server (also after release): the
+    // key itself, or the slot's key; the slot number; the fencing token.
+    advlock::key server_key() const {
+        return naming_errors(label_, [this] { return lock_.key(); });
+    }
+    unsigned slot() const {
+        return naming_errors(label_, [this] { return lock_.slot(); });
+    }
+    // The core's refusal names its C flag; a Python caller needs fence=True.
+    std::int64_t fence_token() const {
+        try {
+            return lock_.fence_token();
+        } catch (const advlock::misuse &error) {
+            throw advlock::misuse(error.status(), "lock " + label_ + " was taken without a fencing token: take it "
+                                                  "with fence=True (try_lock/lock)", error.sqlstate());
+        }
+    }
     const std::string &label() const { return label_; }
     bool shared() const { return shared_; }
     bool reentrant() const { return reentrant_; }
+    bool fenced() const { return fenced_; }
     const py::object &session() const { return session_; }
 
 private:
@@ -91,6 +139,7 @@ private:
     std::string label_;  // the name the caller gave (key_label), for messages and repr
     bool shared_;
     bool reentrant_;
+    bool fenced_;
     py::object session_;
 };
 
@@ -121,35 +170,40 @@ public:
         without_gil([&] { session_.reset(); return 0; });
     }
 
-    py::object try_lock(py::object self, py::handle key_value, bool shared, bool reentrant) {
+    py::object try_lock(py::object self, py::handle key_value, const acquire_request &request) {
         const advlock::key key = to_key(key_value, registry_);
         std::string label = key_label(key_value, key);
         advlock::session &session = *session_;
         std::optional<advlock::lock> lock = naming_errors(label, [&] {
-            return without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); });
+            return without_gil([&] { return session.acquire(key, mode_of(request.shared), request.options(0, nullptr)); });
         });
         if (!lock) return py::none();
-        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, reentrant, std::move(self)));
+        return py::cast(python_lock(std::move(*lock), key, std::move(label), request, std::move(self)));
     }
 
-    py::object lock(py::object self, py::handle key_value, py::handle timeout, bool shared, bool reentrant) {
+    py::object lock(py::object self, py::handle key_value, py::handle timeout, const acquire_request &request) {
         const advlock::key key = to_key(key_value, registry_);
         std::string label = key_label(key_value, key);
         const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
         advlock::session &session = *session_;
         std::optional<advlock::lock> lock = naming_errors(label, [&] {
-            return timeout_ms == 0
-                       ? without_gil([&] { return session.acquire(key, mode_of(shared), {0, reentrant, nullptr}); })
-                       : wait(session, key, timeout_ms, mode_of(shared), reentrant);
+            return timeout_ms == 0 ? without_gil([&] {
+                                         return session.acquire(key, mode_of(request.shared), request.options(0, nullptr));
+                                     })
+                                   : wait(session, key, timeout_ms, request);
         });
         if (!lock) {
+            const std::string held = request.slots > 1 ? ": all " + std::to_string(request.slots) +
+                                                             " of its slots are held by other sessions or other Locks "
+                                                             "of this one"
+                                                       : " is held by another session or another Lock of this one";
             throw advlock::error(ADVLOCK_NOT_ACQUIRED,
-                                 "lock " + label + " is held by another session or another Lock of this one" +
+                                 "lock " + label + held +
                                      (timeout_ms == 0 ? std::string(" (timeout=0: no wait)")
                                                       : "; gave up after " + std::string(py::str(timeout)) + " s"),
                                  "");
         }
-        return py::cast(python_lock(std::move(*lock), key, std::move(label), shared, reentrant, std::move(self)));
+        return py::cast(python_lock(std::move(*lock), key, std::move(label), request, std::move(self)));
     }
 
     void cancel() {
@@ -252,9 +306,10 @@ private:
     // raised, after releasing a lock granted in the race; if not, the wait
     // goes on for the time left.
     static std::optional<advlock::lock> wait(advlock::session &session, const advlock::key &key,
-                                             std::int64_t timeout_ms, advlock::mode mode, bool reentrant) {
+                                             std::int64_t timeout_ms, const acquire_request &request) {
+        const advlock::mode mode = mode_of(request.shared);
         if (!interpreter_alive() || !on_main_thread()) {
-            return without_gil([&] { return session.acquire(key, mode, {timeout_ms, reentrant, nullptr}); });
+            return without_gil([&] { return session.acquire(key, mode, request.options(timeout_ms, nullptr)); });
         }
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
         signal_watch watch;
@@ -264,7 +319,7 @@ private:
             const advlock::cancel_token &token = watch.token();
             std::optional<advlock::lock> lock;
             try {
-                lock = without_gil([&] { return session.acquire(key, mode, {left, reentrant, &token}); });
+                lock = without_gil([&] { return session.acquire(key, mode, request.options(left, &token)); });
             } catch (const advlock::canceled &) {
                 if (!watch.signal_cancelled_the_wait()) throw;  // Session.cancel()
                 continue;                                        // its handler runs at the top
@@ -308,7 +363,24 @@ raises LockLost once the session's locks are known to be gone.)doc")
         .def("verify", &python_lock::verify, py::arg("strict") = false,
              "One round trip proving the session still holds its locks; strict also asks pg_locks for this key.")
         .def_property_readonly("held", &python_lock::held, "True until released or known lost (no round trip).")
-        .def_property_readonly("key", &python_lock::key)
+        .def_property_readonly("key", &python_lock::key, "The key asked for (try_lock/lock's key, with its name).")
+        .def_property_readonly("server_key", &python_lock::server_key,
+                               "The key held on the server: key itself, or for a slot lock the slot's key, "
+                               "key.slot(slot). The key to check a fencing token against. Valid after release too.")
+        .def_property_readonly("slot", &python_lock::slot,
+                               "The slot held, 1..N, for a lock taken with slots=N; 0 for a lock taken without.")
+        .def_property_readonly("fenced", &python_lock::fenced, "True when taken with fence=True.")
+        .def_property_readonly("fence_token", &python_lock::fence_token,
+                               "The fencing token issued with the grant (fence=True): greater than every token "
+                               "issued before for server_key. Pass the lock to advlock.fence_check() in the job's "
+                               "own transaction. Raises Misuse for a lock taken without fence=True.")
+        .def("fence_check", [](py::object self, py::object conn) {
+                 // The check runs through the caller's driver, which advlock/fence.py knows how to use.
+                 py::module_::import("advlock.fence").attr("fence_check")(conn, self);
+             }, py::arg("conn"),
+             "advlock.fence_check(conn, self): check this lock's fencing token inside conn's transaction (the "
+             "job's own psycopg, psycopg2 or DB-API connection) before committing; raises FencedOut once a newer "
+             "holder took the lock.")
         .def_property_readonly("shared", &python_lock::shared)
         .def_property_readonly("reentrant", &python_lock::reentrant,
                                "True when taken with reentrant=True: one owner with the thread's other reentrant Locks.")
@@ -319,8 +391,11 @@ raises LockLost once the session's locks are known to be gone.)doc")
             return false;
         })
         .def("__repr__", [](const python_lock &lock) {
-            return "<advlock.Lock " + lock.label() + (lock.shared() ? ", shared" : ", exclusive") +
-                   (lock.reentrant() ? ", reentrant" : "") + (lock.held() ? ", held>" : ", not held>");
+            const unsigned slot = lock.slot();
+            return "<advlock.Lock " + lock.label() + (slot ? ", slot " + std::to_string(slot) : std::string()) +
+                   (lock.shared() ? ", shared" : ", exclusive") + (lock.reentrant() ? ", reentrant" : "") +
+                   (lock.fenced() ? ", fence token " + std::to_string(lock.fence_token()) : std::string()) +
+                   (lock.held() ? ", held>" : ", not held>");
         });
 
     // A list subclass, so that code treating the answer as a list keeps working.
@@ -385,21 +460,30 @@ exclude each other.)doc")
              py::arg("url"), py::kw_only(), py::arg("application_name") = py::none(), py::arg("allow_standby") = false,
              py::arg("allow_pooler") = false, py::arg("heartbeat_interval") = py::none(),
              py::arg("heartbeat_deadline") = py::none(), py::arg("registry") = py::none())
-        .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant) {
-                 return self.cast<python_session &>().try_lock(self, key, shared, reentrant);
+        .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant, py::handle slots, bool fence) {
+                 return self.cast<python_session &>().try_lock(self, key, acquire_request(shared, reentrant, slots, fence));
              }, py::arg("key"), py::kw_only(), py::arg("shared") = false, py::arg("reentrant") = false,
+             py::arg("slots") = py::none(), py::arg("fence") = false,
              "Take the lock without waiting: a Lock, or None when another session or another Lock of this "
              "session holds it (each Lock is its own owner, as threading.Lock; reentrant=True: the calling "
-             "thread's reentrant Locks of this session are one owner and may take it again, as threading.RLock).")
-        .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared, bool reentrant) {
-                 return self.cast<python_session &>().lock(self, key, timeout, shared, reentrant);
+             "thread's reentrant Locks of this session are one owner and may take it again, as threading.RLock). "
+             "slots=N (2..SLOTS_MAX): take any one free slot of N, \"at most N at once\" (None when all N are "
+             "held; Lock.slot says which, Lock.server_key its key). fence=True (PostgreSQL only, exclusive, not "
+             "reentrant; Unsupported elsewhere): issue a fencing token with the grant (Lock.fence_token, "
+             "advlock.fence_check).")
+        .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared, bool reentrant,
+                        py::handle slots, bool fence) {
+                 return self.cast<python_session &>().lock(self, key, timeout,
+                                                           acquire_request(shared, reentrant, slots, fence));
              }, py::arg("key"), py::kw_only(), py::arg("timeout") = py::none(), py::arg("shared") = false,
-             py::arg("reentrant") = false,
+             py::arg("reentrant") = false, py::arg("slots") = py::none(), py::arg("fence") = false,
              "Take the lock, waiting up to timeout seconds (None: as long as it takes) for other sessions and for "
              "other Locks of this one (threads sharing a session exclude each other). Raises NotAcquired when "
              "the time runs out, Canceled when cancel() interrupts it, Misuse when close() does, Deadlock (also when this "
              "thread holds the lock itself through another Lock: release it, or take both reentrant=True). "
-             "Ctrl-C ends this wait only and raises KeyboardInterrupt. A failed wait never leaves a lock behind.")
+             "Ctrl-C ends this wait only and raises KeyboardInterrupt. A failed wait never leaves a lock behind. "
+             "slots=N: any one free slot of N, waiting for the first to free; fence=True: a fencing token "
+             "(see try_lock).")
         .def("cancel", &python_session::cancel, "Interrupt every lock() wait of the session, on all threads.")
         .def("check", &python_session::check, "No round trip: raises LockLost once the session's locks are known lost.")
         .def_property_readonly("lost", &python_session::lost, "True once the session's locks are known lost (or it is closed).")
