@@ -16,14 +16,10 @@ unsigned slots_option(const Arguments &arguments, const std::string &subcommand)
         used = 0;
     }
     if (used == 0 || used != text->size()) {
-        throw usage_error(where + ": give a number of slots from 2 to " + std::to_string(ADVLOCK_SLOTS_MAX));
+        throw usage_error(where + ": give a number of slots from 1 to " + std::to_string(ADVLOCK_SLOTS_MAX));
     }
-    if (slots == 1) {
-        throw usage_error(where + ": one slot is the plain lock, whose key is not slot 1's: leave --slots out for "
-                                  "one holder at a time, or give 2 to " + std::to_string(ADVLOCK_SLOTS_MAX));
-    }
-    if (slots < 2 || slots > ADVLOCK_SLOTS_MAX) {
-        throw usage_error(where + ": give a number of slots from 2 to " + std::to_string(ADVLOCK_SLOTS_MAX));
+    if (slots < 1 || slots > ADVLOCK_SLOTS_MAX) {
+        throw usage_error(where + ": give a number of slots from 1 to " + std::to_string(ADVLOCK_SLOTS_MAX));
     }
     return static_cast<unsigned>(slots);
 }

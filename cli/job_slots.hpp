@@ -13,9 +13,9 @@
 
 namespace advlock::cli {
 
-// --slots N: 2..ADVLOCK_SLOTS_MAX, or 0 when not given. 1 is refused rather
-// than taken as the plain lock: the plain lock's key is not slot 1's, so a
-// "--slots 1" run would not exclude the "--slots 3" runs of the same job.
+// --slots N: 1..ADVLOCK_SLOTS_MAX, or 0 when not given. 1 is slot 1 alone
+// (the library's rule), never the plain lock, so a "--slots 1" run still
+// counts against the "--slots 3" runs of the same job.
 unsigned slots_option(const Arguments &arguments, const std::string &subcommand);
 
 // Slot `slot` of target, labelled "NAME slot S" in messages.

@@ -665,10 +665,10 @@ typedef struct advlock_lock_options {
        stands for "the calling thread" in reentrant grouping and in the
        ADVLOCK_EDEADLOCK checks. 0 (the default): the calling OS thread. */
     uint64_t owner_id;
-    /** Job slots, "at most N at once": 0 or 1 (the default) takes the lock
-       itself; N (2..ADVLOCK_SLOTS_MAX) takes any one free slot of N, each
+    /** Job slots, "at most N at once": 0 (the default) takes the lock
+       itself; N (1..ADVLOCK_SLOTS_MAX) takes any one free slot of N, each
        slot a lock of its own whose key advlock_key_slot() derives from the
-       target's key. A try tries every slot, in order 1..N; a wait waits for
+       target's key (so 1 is slot 1, shared with holders that count more). A try tries every slot, in order 1..N; a wait waits for
        the first to free (see @ref slots). Exclusive mode only. */
     unsigned slots;
 } advlock_lock_options;

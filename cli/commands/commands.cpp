@@ -46,7 +46,7 @@ to COMMAND. A signal while waiting for the lock cancels the wait: exit 128+N.
   --once-per PERIOD        hour, day, week or month: skip (exit 0) when the job
                            already completed in this period, and record it when
                            COMMAND exits 0; needs the ledger table (advlock sql ledger)
-  --slots N                job slots, at most N runs at once (2 to 64): take any
+  --slots N                job slots, at most N runs at once (1 to 64): take any
                            one free slot of N (with --wait, the first to free);
                            COMMAND gets ADVLOCK_SLOT (1..N) and ADVLOCK_SLOTS=N.
                            Exclusive; not with --once-per

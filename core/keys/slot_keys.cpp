@@ -18,7 +18,7 @@ Key slot_key(const Key &key, unsigned slot) {
 
 void validate_slot_count(unsigned slots, const char *doing) {
     if (slots > kMaxSlots) {
-        throw InvalidArgument(std::string(doing) + ": " + std::to_string(slots) + " slots: give 2 to " +
+        throw InvalidArgument(std::string(doing) + ": " + std::to_string(slots) + " slots: give 1 to " +
                               std::to_string(kMaxSlots) + " (or 0 for the lock itself)");
     }
 }

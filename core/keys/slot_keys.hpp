@@ -14,8 +14,9 @@ constexpr unsigned kMaxSlots = 64;
 // Throws InvalidArgument unless 1 <= slot <= kMaxSlots.
 Key slot_key(const Key &key, unsigned slot);
 
-// Throws InvalidArgument unless slots is 0 or 1 (the lock itself) or
-// 2..kMaxSlots; `doing` starts the message.
+// Throws InvalidArgument unless slots is 0 (the lock itself) or 1..kMaxSlots
+// (1 is slot 1 alone: at most one holder, and one of those that count more);
+// `doing` starts the message.
 void validate_slot_count(unsigned slots, const char *doing);
 
 }  // namespace advlock::core

@@ -30,7 +30,7 @@ namespace {
 
 void validate(const AcquireOptions &options, LockMode mode, const std::string &what) {
     validate_slot_count(options.slots, what.c_str());
-    if (options.slots > 1 && mode != LockMode::Exclusive) {
+    if (options.slots > 0 && mode != LockMode::Exclusive) {
         throw InvalidArgument(what + ": job slots are exclusive locks; a shared lock has no limit to count");
     }
     if (options.fenced && mode != LockMode::Exclusive) {
@@ -49,7 +49,7 @@ bool HeldLock::acquire(const AcquireOptions &options) {
     if (acquired_) throw Misuse("lock " + target_.describe() + ": a lock handle is acquired once; take a new one");
     acquired_ = true;
     validate(options, mode_, "lock " + target_.describe());
-    if (options.slots > 1) return take_a_slot(options);
+    if (options.slots > 0) return take_a_slot(options);
     return take(target_, options);
 }
 

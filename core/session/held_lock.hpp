@@ -24,7 +24,7 @@ struct AcquireOptions {
     const CancelToken *cancel = nullptr;  // ends this wait only; may be null
     // The binding's id for who is calling (LockOwners' Actor); 0: the OS thread.
     std::uint64_t actor_id = 0;
-    // Job slots: 0 or 1 takes the lock itself; N takes any one free slot of N
+    // Job slots: 0 takes the lock itself; N >= 1 takes any one free slot of N
     // (keys/slot_keys.hpp). Exclusive only.
     unsigned slots = 0;
     // Issue a fencing token with the grant (LockSession::try_lock_fenced).

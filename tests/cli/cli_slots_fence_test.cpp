@@ -269,20 +269,18 @@ TEST(CliSlots, SlotsRunOnTheLocalBackendToo) {
 TEST(CliSlots, BadSlotsAndWhatTheyCannotGoWithExit64) {
     const std::string db = postgres_url();
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-        {{"run", "--db", db, "--name", "x", "--slots", "0", "--", "true"}, "--slots 0: give a number of slots from 2 to 64"},
-        {{"run", "--db", db, "--name", "x", "--slots", "65", "--", "true"}, "--slots 65: give a number of slots from 2 to 64"},
+        {{"run", "--db", db, "--name", "x", "--slots", "0", "--", "true"}, "--slots 0: give a number of slots from 1 to 64"},
+        {{"run", "--db", db, "--name", "x", "--slots", "65", "--", "true"}, "--slots 65: give a number of slots from 1 to 64"},
         {{"run", "--db", db, "--name", "x", "--slots", "abc", "--", "true"}, "--slots abc: give a number"},
         {{"run", "--db", db, "--name", "x", "--slots", "-3", "--", "true"}, "--slots -3: give a number"},
         {{"run", "--db", db, "--name", "x", "--slots", "3x", "--", "true"}, "--slots 3x: give a number"},
         {{"run", "--db", db, "--name", "x", "--slots", "", "--", "true"}, "give a number of slots"},
         {{"run", "--db", db, "--name", "x", "--slots", "99999999999999999999", "--", "true"}, "give a number"},
-        {{"run", "--db", db, "--name", "x", "--slots", "1", "--", "true"}, "one slot is the plain lock"},
         {{"run", "--db", db, "--name", "x", "--slots", "3", "--shared", "--", "true"}, "--slots takes one slot exclusively"},
         {{"run", "--db", db, "--name", "x", "--fence", "--shared", "--", "true"}, "--fence needs the lock exclusively"},
         {{"run", "--db", db, "--name", "x", "--slots", "3", "--once-per", "day", "--", "true"}, "not with --slots"},
         {{"status", "--db", db, "--slots", "3"}, "give its --name NAME or --key KEY too"},
-        {{"status", "--db", db, "--name", "x", "--slots", "1"}, "one slot is the plain lock"},
-        {{"key", "x", "--slots", "65"}, "from 2 to 64"},
+        {{"key", "x", "--slots", "65"}, "from 1 to 64"},
         {{"key", "x", "--slots", "3", "--sql"}, "not with --slots"},
         {{"key", "x", "--key", "1:2"}, "not both"},
         {{"sql", "fence", "--role", "r"}, "takes no --role"},

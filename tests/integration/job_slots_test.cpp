@@ -167,9 +167,13 @@ TEST(JobSlots, BadSlotCountsAndSharedSlotsAreRefusedAndOldOptionsIgnoreSlots) {
     ASSERT_EQ(take_slot(&lock, a, key, 3, 0, 1), ADVLOCK_OK) << advlock_error_last()->message;
     EXPECT_EQ(slot_of(lock), 0u);
     lock.reset();
-    // slots 1 is the lock itself.
+    // slots 1 is slot 1, which holders counting more slots share.
     ASSERT_EQ(take_slot(&lock, a, key, 1), ADVLOCK_OK);
-    EXPECT_EQ(slot_of(lock), 0u);
+    EXPECT_EQ(slot_of(lock), 1u);
+    Session b = open_session();
+    Lock other;
+    ASSERT_EQ(take_slot(&other, b, key, 2), ADVLOCK_OK);
+    EXPECT_EQ(slot_of(other), 2u);
 }
 
 TEST(JobSlots, FencedSlotsIssueTokensPerSlot) {

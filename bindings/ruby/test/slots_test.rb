@@ -53,9 +53,9 @@ class SlotsTest < Minitest::Test
       end
       assert_raises(Advlock::InvalidArgument, "shared slots") { session.try_lock(EXPORT, slots: 3, shared: true) }
       assert_empty pids_holding(EXPORT.slot(1)), "a refused lock leaves nothing behind"
-      lock = session.try_lock(EXPORT, slots: 1) # one slot: the key itself
-      assert_equal 0, lock.slot
-      assert_equal EXPORT, lock.server_key
+      lock = session.try_lock(EXPORT, slots: 1) # slot 1, shared with holders counting more
+      assert_equal 1, lock.slot
+      assert_equal EXPORT.slot(1), lock.server_key
     end
   end
 end

@@ -467,7 +467,7 @@ exclude each other.)doc")
              "Take the lock without waiting: a Lock, or None when another session or another Lock of this "
              "session holds it (each Lock is its own owner, as threading.Lock; reentrant=True: the calling "
              "thread's reentrant Locks of this session are one owner and may take it again, as threading.RLock). "
-             "slots=N (2..SLOTS_MAX): take any one free slot of N, \"at most N at once\" (None when all N are "
+             "slots=N (1..SLOTS_MAX): take any one free slot of N, \"at most N at once\" (None when all N are "
              "held; Lock.slot says which, Lock.server_key its key). fence=True (PostgreSQL only, exclusive, not "
              "reentrant; Unsupported elsewhere): issue a fencing token with the grant (Lock.fence_token, "
              "advlock.fence_check).")

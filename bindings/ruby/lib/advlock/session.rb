@@ -54,7 +54,7 @@ module Advlock
     # releases once), and take exclusive while holding shared when no other
     # owner holds the key.
     #
-    # slots: N (2..64) takes any one free slot of N, "at most N at once"
+    # slots: N (1..64) takes any one free slot of N, "at most N at once"
     # (Lock#slot says which; Key#slot(n) is each slot's key); a try tries
     # every slot, a wait waits for the first to free. nil (the default) or
     # 1: the key itself. Exclusive only.

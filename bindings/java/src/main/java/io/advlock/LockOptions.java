@@ -43,9 +43,9 @@ public final class LockOptions {
     }
 
     /**
-     * Job slots, "at most N at once": N (2 to 64) takes any one free slot of N, each slot a lock of its
+     * Job slots, "at most N at once": N (1 to 64) takes any one free slot of N, each slot a lock of its
      * own ({@link Key#slot(int)}); {@link Lock#slot()} says which. A tryLock tries every slot, a lock()
-     * waits for the first to free. 0 or 1 (the default): the key itself. Exclusive mode only; the
+     * waits for the first to free. 0 (the default): the key itself. Exclusive mode only; the
      * advlock core refuses other values with an {@link InvalidArgumentException} when the lock is taken.
      */
     public LockOptions slots(int slots) {
