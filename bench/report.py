@@ -67,6 +67,30 @@ def cable_trials(path):
     return trials
 
 
+def options_cost_section(results):
+    """What a fencing token and a slot try cost, against the plain C ABI cycle
+    of the same run."""
+    plain, n_plain = median_time_us(results, "BM_AdvlockCapiTryRelease")
+    fenced, n_fenced = median_time_us(results, "BM_AdvlockCapiFencedTryRelease")
+    slot, n_slot = median_time_us(results, "BM_AdvlockCapiSlotTryRelease")
+    return f"""### Fencing tokens and job slots: cost against the plain cycle
+
+The same try + release cycle through `advlock_session_acquire`, once with `ADVLOCK_LOCK_FENCED`
+(each grant also issues the lock's next token in `public.advlock_fence`) and once with 3 job
+slots, all free (the try takes slot 1), each against the plain C ABI cycle above. The fenced
+grant runs `public.advlock_fence_next` with the lock statement (still one round trip), a write
+transaction on the server; the slot try is the plain cycle on the slot's derived key.
+
+| | median per cycle | runs | spread (cv) |
+|---|---|---|---|
+| plain `advlock_session_try_lock` + `advlock_lock_release` (baseline) | {plain:.1f} µs | {n_plain} | {spread(results, "BM_AdvlockCapiTryRelease"):.1f} % |
+| fenced try (`ADVLOCK_LOCK_FENCED`) + release | {fenced:.1f} µs | {n_fenced} | {spread(results, "BM_AdvlockCapiFencedTryRelease"):.1f} % |
+| slot try (`slots = 3`, first free) + release | {slot:.1f} µs | {n_slot} | {spread(results, "BM_AdvlockCapiSlotTryRelease"):.1f} % |
+| **ratio fenced / plain** | **{fenced / plain:.3f}** | | |
+| **ratio slot / plain** | **{slot / plain:.3f}** | | |
+"""
+
+
 def loss_detection_section(results, cable_path):
     idle = percentiles(results, "BM_TerminateToLostCallback", 1)
     busy = percentiles(results, "BM_TerminateToLostCallback", 0)
@@ -355,6 +379,8 @@ moment the waiter holds the lock, over {count} hand-offs.
 |---|---|---|
 | {p50 / 1000:.3f} ms | {p99 / 1000:.3f} ms | p50 ≤ 2 ms: {verdict(p50 <= 2000)} (with_advisory_lock polls and needs ~60 ms) |
 """)
+    if runs(results, "BM_AdvlockCapiFencedTryRelease"):
+        print(options_cost_section(results))
     print(loss_detection_section(results, cable_path))
     if runs(results, "BM_RawLibmariadbGetRelease"):
         print(mysql_section(results))
