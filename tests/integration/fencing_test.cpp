@@ -43,10 +43,14 @@ protected:
         advlock_lock_options options = ADVLOCK_LOCK_OPTIONS_INIT;
         options.flags = ADVLOCK_LOCK_FENCED;
         options.timeout_ms = timeout_ms;
-        advlock_lock *lock = nullptr;
-        const advlock_status status =
-            advlock_session_acquire(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, &options);
-        out->reset(lock);
+        return acquire_with(out, session, key, options);
+    }
+
+    // The check in a transaction of its own on `data`, rolled back after.
+    static advlock_status check_in_transaction(Psql &data, const advlock_key &key, int64_t token) {
+        data.script("BEGIN");
+        const advlock_status status = advlock_fence_check(data.get(), &key, token);
+        data.script("ROLLBACK");
         return status;
     }
 
@@ -93,10 +97,7 @@ TEST_F(Fencing, TheCheckPassesForTheLatestTokenAndFencesOutAnOlderOne) {
     const int64_t old_token = token_of(old_holder);
 
     Psql data;
-    data.script("BEGIN");
-    EXPECT_EQ(advlock_fence_check(data.get(), &key, old_token), ADVLOCK_OK) << advlock_error_last()->message;
-    data.script("COMMIT");
-
+    EXPECT_EQ(check_in_transaction(data, key, old_token), ADVLOCK_OK) << advlock_error_last()->message;
     ASSERT_EQ(advlock_lock_release(old_holder.get()), ADVLOCK_OK);
     Lock new_holder;
     ASSERT_EQ(take_fenced(&new_holder, b, key), ADVLOCK_OK) << advlock_error_last()->message;
@@ -106,15 +107,10 @@ TEST_F(Fencing, TheCheckPassesForTheLatestTokenAndFencesOutAnOlderOne) {
     EXPECT_NE(std::string(advlock_error_last()->message).find("stale"), std::string::npos)
         << advlock_error_last()->message;
     data.script("ROLLBACK");
-    data.script("BEGIN");
-    EXPECT_EQ(advlock_fence_check(data.get(), &key, token_of(new_holder)), ADVLOCK_OK)
-        << advlock_error_last()->message;
-    data.script("ROLLBACK");
+    EXPECT_EQ(check_in_transaction(data, key, token_of(new_holder)), ADVLOCK_OK) << advlock_error_last()->message;
     // A token from nowhere (never issued, or another lock's) fails closed too.
     const advlock_key never = test_key(".never");
-    data.script("BEGIN");
-    EXPECT_EQ(advlock_fence_check(data.get(), &never, 1), ADVLOCK_EFENCED);
-    data.script("ROLLBACK");
+    EXPECT_EQ(check_in_transaction(data, never, 1), ADVLOCK_EFENCED);
 }
 
 TEST_F(Fencing, AnOpenCheckedTransactionHoldsTheNextTokenBackUntilItEnds) {
@@ -168,9 +164,7 @@ TEST_F(Fencing, AnOpenCheckedTransactionHoldsTheNextTokenBackUntilItEnds) {
     const auto [status, token] = waited.get();
     EXPECT_EQ(status, ADVLOCK_OK) << advlock_error_last()->message;
     EXPECT_EQ(token, old_token + 1);
-    data.script("BEGIN");
-    EXPECT_EQ(advlock_fence_check(data.get(), &key, old_token), ADVLOCK_EFENCED);
-    data.script("ROLLBACK");
+    EXPECT_EQ(check_in_transaction(data, key, old_token), ADVLOCK_EFENCED);
 }
 
 TEST_F(Fencing, TheCheckOutsideATransactionIsMisuse) {

@@ -27,11 +27,7 @@ advlock_status take_slot(Lock *out, const Session &session, const advlock_key &k
     options.version = version;
     options.slots = slots;
     options.timeout_ms = timeout_ms;
-    advlock_lock *lock = nullptr;
-    const advlock_status status =
-        advlock_session_acquire(&lock, session.get(), of_key(key), ADVLOCK_EXCLUSIVE, &options);
-    out->reset(lock);
-    return status;
+    return acquire_with(out, session, key, options);
 }
 
 unsigned slot_of(const Lock &lock) {

@@ -80,6 +80,15 @@ inline advlock_status acquire(Lock *out, const Session &session, const advlock_k
     return status;
 }
 
+// advlock_session_acquire of the key with the options as given (slots, fencing...).
+inline advlock_status acquire_with(Lock *out, const Session &session, const advlock_key &key,
+                                   const advlock_lock_options &options, advlock_mode mode = ADVLOCK_EXCLUSIVE) {
+    advlock_lock *lock = nullptr;
+    const advlock_status status = advlock_session_acquire(&lock, session.get(), of_key(key), mode, &options);
+    out->reset(lock);
+    return status;
+}
+
 // A key no other test uses: the advlock key of "<suite>.<test><suffix>".
 inline advlock_key test_key(const std::string &suffix = "") {
     const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
