@@ -44,12 +44,19 @@ void BM_HandOff(benchmark::State &state) {
 
     for (auto _ : state) {
         advlock_lock *held = nullptr;
-        advlock_session_try_lock(&held, holder, &target, ADVLOCK_EXCLUSIVE);
+        if (advlock_session_try_lock(&held, holder, &target, ADVLOCK_EXCLUSIVE) != ADVLOCK_OK) {
+            // Else the waiter would not wait, and the loop below would spin forever.
+            state.SkipWithError("the holder could not take the lock");
+            break;
+        }
         std::atomic<Clock::rep> acquired_at{0};
         std::thread waiting([&] {
             advlock_lock *lock = nullptr;
             if (advlock_session_lock(&lock, waiter, &target, ADVLOCK_EXCLUSIVE, ADVLOCK_WAIT_FOREVER) == ADVLOCK_OK) {
                 acquired_at = Clock::now().time_since_epoch().count();
+                // Released before the next hand-off: advlock_lock_free alone
+                // hands the release to the session's thread, for later.
+                advlock_lock_release(lock);
             }
             advlock_lock_free(lock);
         });

@@ -67,6 +67,30 @@ def cable_trials(path):
     return trials
 
 
+def options_cost_section(results):
+    """What a fencing token and a slot try cost, against the plain C ABI cycle
+    of the same run."""
+    plain, n_plain = median_time_us(results, "BM_AdvlockCapiTryRelease")
+    fenced, n_fenced = median_time_us(results, "BM_AdvlockCapiFencedTryRelease")
+    slot, n_slot = median_time_us(results, "BM_AdvlockCapiSlotTryRelease")
+    return f"""### Fencing tokens and job slots: cost against the plain cycle
+
+The same try + release cycle through `advlock_session_acquire`, once with `ADVLOCK_LOCK_FENCED`
+(each grant also issues the lock's next token in `public.advlock_fence`) and once with 3 job
+slots, all free (the try takes slot 1), each against the plain C ABI cycle above. The fenced
+grant runs `public.advlock_fence_next` with the lock statement (still one round trip), a write
+transaction on the server; the slot try is the plain cycle on the slot's derived key.
+
+| | median per cycle | runs | spread (cv) |
+|---|---|---|---|
+| plain `advlock_session_try_lock` + `advlock_lock_release` (baseline) | {plain:.1f} µs | {n_plain} | {spread(results, "BM_AdvlockCapiTryRelease"):.1f} % |
+| fenced try (`ADVLOCK_LOCK_FENCED`) + release | {fenced:.1f} µs | {n_fenced} | {spread(results, "BM_AdvlockCapiFencedTryRelease"):.1f} % |
+| slot try (`slots = 3`, first free) + release | {slot:.1f} µs | {n_slot} | {spread(results, "BM_AdvlockCapiSlotTryRelease"):.1f} % |
+| **ratio fenced / plain** | **{fenced / plain:.3f}** | | |
+| **ratio slot / plain** | **{slot / plain:.3f}** | | |
+"""
+
+
 def loss_detection_section(results, cable_path):
     idle = percentiles(results, "BM_TerminateToLostCallback", 1)
     busy = percentiles(results, "BM_TerminateToLostCallback", 0)
@@ -252,15 +276,25 @@ advlock adds its handle, bookkeeping, the name's escaping and its checks.
 def torture_section(path, seconds):
     data = json.load(open(path, encoding="utf-8"))
     rows = ["| locks | fault | critical sections | faults injected | overlaps | largest overlap | "
-            "holder stopped after (p50 / max) |", "|---|---|---|---|---|---|---|"]
+            "holder stopped after (p50 / max) | fenced out |", "|---|---|---|---|---|---|---|---|"]
     for r in data["results"]:
         detection = (f"{r['detection_ms_p50']:.1f} / {r['detection_ms_max']:.1f} ms"
                      if r["detection_ms_max"] is not None else "—")
         rows.append(f"| {r['mode']} | {r['kind']} | {r['sections']} | {r['faults']} | {r['overlaps']} | "
-                    f"{r['largest_overlap_ms']:.2f} ms | {detection} |")
+                    f"{r['largest_overlap_ms']:.2f} ms | {detection} | {r.get('fenced_out', '—')} |")
     for mode, kind, reason in data["skipped"]:
-        rows.append(f"| {mode} | {kind} | skipped: {reason} | | | | |")
+        rows.append(f"| {mode} | {kind} | skipped: {reason} | | | | | |")
     xact_overlaps = sum(r["overlaps"] for r in data["results"] if r["mode"] == "xact")
+    fenced_bullet = ""
+    fenced = [r for r in data["results"] if r["mode"] == "session-fenced"]
+    if fenced:
+        overlaps = sum(r["overlaps"] for r in fenced)
+        out = ", ".join(f"{r['fenced_out']} under {r['kind']}" for r in fenced if r["fenced_out"]) or "none"
+        fenced_bullet = f"""- Fenced session locks: **{overlaps} overlaps** of committed work in
+  {sum(r["sections"] for r in fenced)} committed sections (goal: zero: {verdict(overlaps == 0)}); tokens out of
+  commit order: {sum(r["token_order_violations"] for r in fenced)}; stale holders fenced out: {out}.
+  The session rows above show what plain session locks let overlap under the same faults.
+"""
     session = [r for r in data["results"] if r["mode"] == "session"]
     worst_row = max(session, key=lambda r: r["largest_overlap_ms"], default=None)
     worst = worst_row["largest_overlap_ms"] if worst_row else 0.0
@@ -278,13 +312,20 @@ every packet on a veth pair between the workers (in a network namespace) and the
 SIGKILLs workers. Session-lock workers leave the critical section the moment advlock reports the
 loss (the lost callback; heartbeat 300 ms + 700 ms deadline); transaction-scoped workers
 (`advlock_xact_lock`) commit their work, a row with the server's clock at entry and exit, in the
-transaction that holds the lock, and only committed rows count.
+transaction that holds the lock, and only committed rows count. Fenced session-lock workers
+(`session-fenced`: `ADVLOCK_LOCK_FENCED`) do their work in a transaction on a second connection of
+their own and run `advlock_fence_check` with the lock's token in it, alternately first thing and
+just before `COMMIT`; they ignore the lost callback while they work, so only the fence keeps their
+work apart. For them a critical section is a committed row; a row overlaps when its work started
+before the row with the previous token committed (`track_commit_timestamp`, the server's clock),
+and "fenced out" counts the checks that refused a stale holder (`ADVLOCK_EFENCED`), whose work
+rolled back.
 
 {table}
 
 - Transaction-scoped locks: **{xact_overlaps} overlaps** of committed work (goal: zero:
   {verdict(xact_overlaps == 0)}).
-"Holder stopped after": from each fault to the moment the worker holding the lock left its
+{fenced_bullet}"Holder stopped after": from each fault to the moment the worker holding the lock left its
 critical section on advlock's word (the lost callback), i.e. the detection latency as the job
 sees it.
 
@@ -355,6 +396,8 @@ moment the waiter holds the lock, over {count} hand-offs.
 |---|---|---|
 | {p50 / 1000:.3f} ms | {p99 / 1000:.3f} ms | p50 ≤ 2 ms: {verdict(p50 <= 2000)} (with_advisory_lock polls and needs ~60 ms) |
 """)
+    if runs(results, "BM_AdvlockCapiFencedTryRelease"):
+        print(options_cost_section(results))
     print(loss_detection_section(results, cable_path))
     if runs(results, "BM_RawLibmariadbGetRelease"):
         print(mysql_section(results))

@@ -71,8 +71,9 @@ GEM_PATH="$build/ruby-gems:$(gem env gempath)" "$root/scripts/with-postgres.sh" 
   ruby "'"$root"'/bench/ruby/lock_cycle.rb" "$ADVLOCK_TEST_PG_URL" "'"$build"'/bench/advlock_bench" '"$repetitions"' \
     > "'"$ruby_results"'"
 '
-# The exclusion torture (tests/torture): per fault kind, critical sections,
-# overlaps and how long a holder took to learn of its loss.
+# The exclusion torture (tests/torture): per mode (session, xact,
+# session-fenced) and fault kind, critical sections, overlaps, how long a
+# holder took to learn of its loss, and the stale holders fenced out.
 cmake --build "$build" --target torture_worker >/dev/null
 torture_results="$build/torture.json"
 python3 "$root/tests/torture/torture.py" --worker "$build/tests/torture/torture_worker" \

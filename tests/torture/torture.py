@@ -19,13 +19,21 @@ Fault kinds, one phase each (so every overlap is attributed to one kind):
 
 Modes: "session" (advlock session locks: a worker leaves the critical section
 the moment advlock reports the loss, so an overlap lasts at most as long as the
-detection takes, and is measured) and "xact" (advlock_xact_lock in the
-transaction that commits the work: committed work never overlaps).
+detection takes, and is measured), "xact" (advlock_xact_lock in the
+transaction that commits the work: committed work never overlaps) and
+"session-fenced" (session locks with fencing tokens: the work commits on the
+worker's own data connection after advlock_fence_check, and the worker ignores
+the loss while it works, so only the fence can keep committed work apart; the
+checker compares each committed row's start with the commit timestamp of the
+row with the previous token, and counts the checks that fenced a stale holder
+out).
 
 Times are CLOCK_MONOTONIC on this one machine (time.monotonic_ns in Python,
-steady_clock in the worker). Exits 1 when committed transactional work
-overlapped, when a session-lock overlap has no fault to explain it, or when a
-phase ran no critical section at all.
+steady_clock in the worker); committed work is timed on the server's clock.
+Exits 1 when committed transactional or fenced work overlapped, when fenced
+tokens were not increasing in commit order, when a session-lock overlap has no
+fault to explain it, or when a phase committed or ran no critical section at
+all.
 """
 import argparse
 import json
@@ -42,6 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
 KINDS = ["none", "terminate", "restart", "packet_drop", "sigkill"]
+MODES = ["session", "xact", "session-fenced"]
 LOCK_NAME = "torture.the_one_lock"
 
 
@@ -109,7 +118,9 @@ class Server:
     def __init__(self, network):
         self.state = tempfile.mkdtemp(prefix="advlock-torture-pg.")
         listen = "127.0.0.1" + (f",{network.host_ip}" if network.available else "")
-        run([str(SCRIPTS / "pg-start.sh"), self.state, "-c", f"listen_addresses={listen}"])
+        # Commit timestamps: when fenced work committed, on the server's clock.
+        run([str(SCRIPTS / "pg-start.sh"), self.state, "-c", f"listen_addresses={listen}",
+             "-c", "track_commit_timestamp=on"])
         self.url = self.read("url")
         self.network_url = None
         if network.available:
@@ -119,6 +130,20 @@ class Server:
         self.admin = None
         self.sql("SELECT pg_reload_conf()")
         self.sql("CREATE TABLE torture_work (worker int, seq bigint, entered timestamptz, exited timestamptz)")
+        self.sql("CREATE TABLE torture_fenced (token bigint, worker int, seq bigint, started_at timestamptz)")
+        if self.sql("SHOW track_commit_timestamp") != "on":
+            raise SystemExit("torture: the server did not turn track_commit_timestamp on; "
+                             "the fenced mode needs it (pg-start.sh -c track_commit_timestamp=on)")
+
+    def create_fence(self, worker):
+        """The fence table and functions, from advlock_sql_fence (the worker
+        prints it), as `advlock sql fence | psql` would create them."""
+        printed = run([worker, "sql-fence"], check=False)
+        if printed.returncode != 0:
+            raise SystemExit(f"torture: {worker} sql-fence failed: {printed.stderr.strip()}")
+        created = run(["psql", self.url, "-XAtq", "-v", "ON_ERROR_STOP=1"], check=False, input=printed.stdout)
+        if created.returncode != 0:
+            raise SystemExit(f"torture: psql could not create the fence table: {created.stderr.strip()}")
 
     def read(self, name):
         return (Path(self.state) / name).read_text(encoding="utf-8").strip()
@@ -186,7 +211,7 @@ class Phase:
         # only then is the heartbeat what notices the silence.
         hold_ms = self.args.drop_hold_ms if self.kind == "packet_drop" else self.args.hold_ms
         command = [self.args.worker, self.mode, self.url(), LOCK_NAME, str(self.dir / f"w{worker}.log"), str(hold_ms)]
-        if self.mode == "xact":
+        if self.mode in ("xact", "session-fenced"):
             command.append(str(worker))
         if self.kind == "packet_drop":
             command = ["ip", "netns", "exec", self.network.ns] + command
@@ -230,6 +255,8 @@ class Phase:
     def run(self):
         if self.mode == "xact":
             self.server.sql("DELETE FROM torture_work")
+        if self.mode == "session-fenced":
+            self.server.sql("DELETE FROM torture_fenced")
         for _ in range(self.args.workers):
             self.spawn()
         self.started = now()
@@ -248,7 +275,8 @@ class Phase:
                 process.wait()
         if self.kind == "packet_drop":
             self.network.restore()
-        return self.check_session() if self.mode == "session" else self.check_xact()
+        checks = {"session": self.check_session, "xact": self.check_xact, "session-fenced": self.check_fenced}
+        return checks[self.mode]()
 
     def sections_from_logs(self):
         sections, losses = [], []
@@ -321,26 +349,60 @@ class Phase:
                 worst = max(worst, min(a_out, b_out) - b_in)
         return self.result(len(sections), overlaps, worst, 0, [])
 
-    def result(self, sections, overlaps, worst_ns, unexplained, latencies):
+    def check_fenced(self):
+        """Committed fenced work, on the server's clocks: a row overlaps when
+        its work started before the row with the previous token committed
+        (tokens of rolled-back work leave gaps, which do not matter); tokens
+        must also increase in commit order (a tie counts as a violation).
+        The workers' logs give the checks that fenced a holder out."""
+        work = ("SELECT token, started_at, pg_xact_commit_timestamp(xmin) AS committed FROM torture_fenced")
+        by_token = "SELECT started_at, lag(committed) OVER (ORDER BY token) AS previous FROM work"
+        by_commit = "SELECT token, lag(token) OVER (ORDER BY committed, token DESC) AS previous FROM work"
+        overlapping = "FROM by_token WHERE started_at < previous"
+        row = self.server.sql(
+            f"WITH work AS ({work}), by_token AS ({by_token}), by_commit AS ({by_commit}) "
+            "SELECT (SELECT count(*) FROM work) || ' ' || (SELECT count(*) FROM work WHERE committed IS NULL) "
+            f"|| ' ' || (SELECT count(*) {overlapping}) "
+            f"|| ' ' || (SELECT coalesce(extract(epoch FROM max(previous - started_at)), 0) * 1e9 {overlapping}) "
+            "|| ' ' || (SELECT count(*) FROM by_commit WHERE token <= previous)")
+        sections, untimed, overlaps, worst_ns, disordered = row.split(" ")
+        if int(untimed):
+            raise SystemExit(f"torture: {untimed} committed rows have no commit timestamp (track_commit_timestamp off?)")
+        outcomes = {"F": [], "A": [], "N": []}  # letter -> the reasons logged
+        for log in sorted(self.dir.glob("w*.log")):
+            for line in log.read_text(encoding="utf-8").splitlines():
+                letter, _, rest = line.partition(" ")
+                if letter in ("F", "A"):  # seq ns token why
+                    outcomes[letter].append(" ".join(rest.split(" ")[3:]))
+                elif letter == "N":  # ns why
+                    outcomes[letter].append(rest.partition(" ")[2])
+        if int(sections) == 0:  # say why nothing committed
+            for reason in sorted(set(outcomes["A"] + outcomes["N"]))[:3]:
+                print(f"torture: {self.mode}/{self.kind}: no commit; a failure said: {reason}", flush=True)
+        return self.result(int(sections), int(overlaps), float(worst_ns), 0, [],
+                           fenced_out=len(outcomes["F"]), aborted=len(outcomes["A"]),
+                           token_order_violations=int(disordered))
+
+    def result(self, sections, overlaps, worst_ns, unexplained, latencies, **fenced):
         latencies.sort()
         return {"mode": self.mode, "kind": self.kind, "seconds": (self.ended - self.started) / 1e9, "workers": self.args.workers,
                 "sections": sections, "faults": len(self.faults), "overlaps": overlaps,
                 "largest_overlap_ms": worst_ns / 1e6, "unexplained_overlaps": unexplained,
                 "detection_ms_max": latencies[-1] / 1e6 if latencies else None,
                 "detection_ms_p50": latencies[len(latencies) // 2] / 1e6 if latencies else None,
-                "losses_measured": len(latencies)}
+                "losses_measured": len(latencies), **fenced}
 
 
 def table(results, skipped):
     lines = ["| mode | fault | critical sections | faults injected | overlaps | largest overlap | "
-             "holder stopped after (p50 / max) |", "|---|---|---|---|---|---|---|"]
+             "holder stopped after (p50 / max) | fenced out |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         detection = (f"{r['detection_ms_p50']:.1f} / {r['detection_ms_max']:.1f} ms"
                      if r["detection_ms_max"] is not None else "—")
         lines.append(f"| {r['mode']} | {r['kind']} | {r['sections']} | {r['faults']} | {r['overlaps']} | "
-                     f"{r['largest_overlap_ms']:.2f} ms | {detection} |")
+                     f"{r['largest_overlap_ms']:.2f} ms | {detection} | {r.get('fenced_out', '—')} |")
     for mode, kind, reason in skipped:
-        lines.append(f"| {mode} | {kind} | skipped: {reason} | | | | |")
+        lines.append(f"| {mode} | {kind} | skipped: {reason} | | | | | |")
     return "\n".join(lines)
 
 
@@ -364,12 +426,16 @@ def main():
     parser.add_argument("--drop-seconds", type=float, default=2.0,
                         help="each packet drop (the workers' heartbeat: 300 ms + 700 ms deadline)")
     parser.add_argument("--drop-hold-ms", type=int, default=1500, help="critical sections in the packet_drop phase")
-    parser.add_argument("--modes", default="session,xact")
+    parser.add_argument("--modes", default=",".join(MODES), help=f"any of {','.join(MODES)}")
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--json", help="write the results here too")
     args = parser.parse_args()
     if args.long:
         args.seconds = 60.0
+    modes = args.modes.split(",")
+    unknown = [mode for mode in modes if mode not in MODES]
+    if unknown:
+        parser.error(f"unknown mode {','.join(unknown)}: --modes takes any of {','.join(MODES)}")
     if not args.worker:
         args.worker = built_worker()
     network = Network()
@@ -377,8 +443,10 @@ def main():
     results, skipped = [], []
     try:
         server = Server(network)
+        if "session-fenced" in modes:
+            server.create_fence(args.worker)
         index = 0
-        for mode in args.modes.split(","):
+        for mode in modes:
             for kind in args.kinds.split(","):
                 index += 1
                 if kind == "packet_drop" and not network.available:
@@ -387,8 +455,9 @@ def main():
                     continue
                 result = Phase(args, server, network, mode, kind, index).run()
                 results.append(result)
+                fenced = f", {result['fenced_out']} fenced out" if "fenced_out" in result else ""
                 print(f"torture: {mode}/{kind}: {result['sections']} sections, {result['faults']} faults, "
-                      f"{result['overlaps']} overlaps (largest {result['largest_overlap_ms']:.2f} ms)", flush=True)
+                      f"{result['overlaps']} overlaps (largest {result['largest_overlap_ms']:.2f} ms){fenced}", flush=True)
     finally:
         if server:
             server.stop()
@@ -403,6 +472,10 @@ def main():
             failures.append(f"{name}: no critical section ran")
         if r["mode"] == "xact" and r["overlaps"]:
             failures.append(f"{name}: committed transactional work overlapped {r['overlaps']} times")
+        if r["mode"] == "session-fenced" and r["overlaps"]:
+            failures.append(f"{name}: committed fenced work overlapped {r['overlaps']} times")
+        if r.get("token_order_violations"):
+            failures.append(f"{name}: {r['token_order_violations']} fencing tokens not increasing in commit order")
         if r["unexplained_overlaps"]:
             failures.append(f"{name}: {r['unexplained_overlaps']} overlaps with no fault to explain them")
     phases = len(results) + len(skipped)
