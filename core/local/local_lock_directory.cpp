@@ -17,7 +17,11 @@ namespace advlock::core {
 namespace {
 
 // Makes every missing directory of path, as mkdir -p does; true when the last
-// one was made here (so its mode and group are ours to set).
+// one was made here (so its mode and group are ours to set). Not
+// std::filesystem::create_directories: it makes each directory 0777 less the
+// umask, so under umask 0 (a daemon's) the parents would be writable by others
+// (then refused as unsafe) and the lock directory itself open to everyone
+// until its mode is set; here the parents are 0755 and it is made 0700.
 bool make_missing(const std::string &path) {
     for (std::size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
         const std::string part = path.substr(0, slash);

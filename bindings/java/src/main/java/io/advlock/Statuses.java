@@ -16,7 +16,7 @@ import java.util.Map;
  * (advlock_status_at) so that Java restates no status number: each row's class is
  * "io.advlock." + its CamelCase kind, a trailing "Error" dropped, + "Exception" (LockLost:
  * LockLostException, CapacityError: CapacityException). A row without its class maps to
- * {@link AdvlockException}; StatusesTest fails for it.
+ * {@link AdvlockException}; ErrorsTest fails for it.
  */
 final class Statuses {
     /** One row of the table, as Java reads it. */
@@ -56,7 +56,7 @@ final class Statuses {
                 CONSTRUCTORS.put(row.status, type.getConstructor(String.class, String.class));
                 STATUS_OF_CLASS.put(type, row.status);
             } catch (NoSuchMethodException e) {
-                // left to AdvlockException; StatusesTest names the class
+                // left to AdvlockException; ErrorsTest names the class
             }
         }
     }
