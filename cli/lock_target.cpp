@@ -96,7 +96,8 @@ int exit_code_for(const advlock::error &error) {
         case ADVLOCK_EUNSAFEDIR:
         case ADVLOCK_EIO:
         case ADVLOCK_EUNSUPPORTED: return exit_code::config;
-        case ADVLOCK_ERROR: return exit_code::software;
+        case ADVLOCK_ERROR:
+        case ADVLOCK_EMISUSE: return exit_code::software;  // the command misused its own library: a bug
         default: return exit_code::unavailable;
     }
 }
