@@ -1,0 +1,118 @@
+package io.advlock.spring.shedlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.advlock.Key;
+import io.advlock.LockLostException;
+import io.advlock.MisuseException;
+import io.advlock.spring.KeyFree;
+import io.advlock.spring.TestDatabase;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+
+/** ShedLock's own @SchedulerLock proxy on AdvlockLockProvider, two nodes on a real PostgreSQL. */
+class AdvlockLockProviderTest {
+    @Test
+    void secondNodeSkipsWhileTheFirstRuns() throws Exception {
+        try (AnnotationConfigApplicationContext first = ShedLockNode.start();
+                AnnotationConfigApplicationContext second = ShedLockNode.start()) {
+            ShedLockJobs running = first.getBean(ShedLockJobs.class);
+            CompletableFuture<Void> job = CompletableFuture.runAsync(() -> call(running::hold));
+            assertTrue(running.started().await(60, TimeUnit.SECONDS), "the first node's job never started");
+
+            second.getBean(ShedLockJobs.class).hold();  // skipped by ShedLock: returns at once
+            assertEquals(0, second.getBean(ShedLockJobs.class).runs());
+            // The key is advlock's name key: `advlock run --name spring_test_hold` would skip too.
+            assertFalse(KeyFree.isFree(Key.fromName("spring_test_hold")));
+
+            running.finish().countDown();
+            job.get();
+            assertTrue(KeyFree.isFree(Key.fromName("spring_test_hold")));
+        }
+    }
+
+    @Test
+    void lockAtLeastForKeepsTheLockAfterTheJobReturns() throws Exception {
+        try (AnnotationConfigApplicationContext first = ShedLockNode.start();
+                AnnotationConfigApplicationContext second = ShedLockNode.start()) {
+            first.getBean(ShedLockJobs.class).atLeastAnHour();
+            assertEquals(1, first.getBean(ShedLockJobs.class).runs());
+
+            second.getBean(ShedLockJobs.class).atLeastAnHour();
+            assertEquals(0, second.getBean(ShedLockJobs.class).runs(), "ran within the first run's lockAtLeastFor");
+
+            first.close();  // the provider's close releases the kept lock at once
+            second.getBean(ShedLockJobs.class).atLeastAnHour();
+            assertEquals(1, second.getBean(ShedLockJobs.class).runs());
+        }
+    }
+
+    @Test
+    void noLockAtLeastForFreesTheLockWhenTheJobReturns() {
+        try (AnnotationConfigApplicationContext first = ShedLockNode.start();
+                AnnotationConfigApplicationContext second = ShedLockNode.start()) {
+            first.getBean(ShedLockJobs.class).noMinimum();
+            second.getBean(ShedLockJobs.class).noMinimum();
+            assertEquals(1, first.getBean(ShedLockJobs.class).runs());
+            assertEquals(1, second.getBean(ShedLockJobs.class).runs());
+        }
+    }
+
+    @Test
+    void aLostLockReachesTheJobAndTheNextLockUsesANewSession() throws Exception {
+        try (AnnotationConfigApplicationContext node = ShedLockNode.start()) {
+            AdvlockLockProvider provider = node.getBean(AdvlockLockProvider.class);
+            ShedLockJobs jobs = node.getBean(ShedLockJobs.class);
+            CountDownLatch told = new CountDownLatch(1);
+            provider.setLockLostListener((session, why) -> {
+                told.countDown();
+                jobs.lost().countDown();
+            });
+            CompletableFuture<Void> job = CompletableFuture.runAsync(() -> call(jobs::untilLost));
+            assertTrue(jobs.started().await(60, TimeUnit.SECONDS), "the job never started");
+
+            long killed = provider.serverId().getAsLong();
+            TestDatabase.terminate(killed);
+            assertTrue(told.await(60, TimeUnit.SECONDS), "the lost listener was never told");
+
+            // The job saw the loss in its own thread, and ShedLock's unlock after it reported it too.
+            Throwable unlock = assertThrows(ExecutionException.class, job::get).getCause();
+            assertInstanceOf(LockLostException.class, unlock);
+            assertNotNull(jobs.seenInJob(), "checkHeld() did not throw in the job");
+
+            jobs.noMinimum();  // a new session, not the dead one
+            assertEquals(2, jobs.runs());
+            assertNotEquals(killed, provider.serverId().getAsLong());
+        }
+    }
+
+    @Test
+    void checkHeldOutsideAJobIsMisuse() {
+        assertThrows(MisuseException.class, AdvlockLockProvider::checkHeld);
+    }
+
+    /** A job call with its checked exception wrapped, for a CompletableFuture. */
+    private static void call(Job job) {
+        try {
+            job.run();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private interface Job {
+        void run() throws Exception;
+    }
+}
