@@ -25,20 +25,31 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_for FILE TEXT PID: until FILE shows TEXT, failing if PID ends first.
+# start NAME SECONDS: an instance whose daily_sales works SECONDS, output in $out/NAME.
+start() {
+  "$app" "$jdbc" postgres "$2" >"$out/$1" 2>&1 &
+  pids+=($!)
+  eval "$1=\$!"
+}
+
+# wait_for NAME TEXT: until instance NAME's output shows TEXT, failing if it ends first.
 wait_for() {
-  until grep -qF "$2" "$1" 2>/dev/null; do  # the file appears once the instance starts
-    kill -0 "$3" 2>/dev/null || { echo "instance ended before \"$2\":"; cat "$1"; exit 1; }
+  until grep -qF "$2" "$out/$1" 2>/dev/null; do  # the file appears once the instance starts
+    kill -0 "${!1}" 2>/dev/null || { echo "$1 instance ended before \"$2\":"; cat "$out/$1"; exit 1; }
     sleep 0.05
   done
 }
 
-"$app" "$jdbc" postgres 3600 >"$out/first" 2>&1 &
-first=$!
-pids+=("$first")
-wait_for "$out/first" "daily_sales: holding the lock" "$first"
-wait_for "$out/first" "daily_summary: " "$first"
-grep -q "daily_summary: logged this run" "$out/first" || { echo "first instance skipped daily_summary:"; cat "$out/first"; exit 1; }
+# expect NAME TEXT WHY: instance NAME's output has TEXT, else fail saying WHY.
+expect() {
+  grep -qF "$2" "$out/$1" || { echo "$1 instance: $3:"; cat "$out/$1"; exit 1; }
+}
+
+# Each job says once what it did: wait for that, then look at which it was.
+start first 3600
+wait_for first "daily_sales: holding the lock"
+wait_for first "daily_summary: "
+expect first "daily_summary: logged this run" "skipped daily_summary"
 rows=$(psql "$url" -Atc "SELECT count(*) FROM batch_execution_log")
 
 PGAPPNAME=check_spring_holder psql "$url" -qAtc "SELECT pg_advisory_lock(7001)" -c "SELECT pg_sleep(3600)" >/dev/null &
@@ -46,28 +57,22 @@ pids+=($!)
 until [ "$(psql "$url" -Atc "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = 7001 AND objsubid = 1 AND granted")" = 1 ]; do
   sleep 0.05
 done
-"$app" "$jdbc" postgres 0 >"$out/second" 2>&1 &
-second=$!
-pids+=("$second")
-# Each job says once what it did: wait for that, then look at which it was.
-wait_for "$out/second" "'daily_sales'" "$second"
-wait_for "$out/second" "daily_summary: " "$second"
+start second 0
+wait_for second "'daily_sales'"
+wait_for second "daily_summary: "
 kill "$second"
 grep -E "daily_" "$out/second" | grep -v DEBUG
-grep -qF "Not executing 'daily_sales'. It's locked." "$out/second" || { echo "second instance ran daily_sales:"; cat "$out/second"; exit 1; }
-grep -q "daily_summary: another run holds the lock, skipping" "$out/second" || { echo "second instance ran daily_summary"; exit 1; }
+expect second "Not executing 'daily_sales'. It's locked." "ran daily_sales while the first held it"
+expect second "daily_summary: another run holds the lock, skipping" "ran daily_summary while psql held 7001"
 [ "$(psql "$url" -Atc "SELECT count(*) FROM batch_execution_log")" = "$rows" ] || { echo "the skipped daily_summary wrote"; exit 1; }
 
-kill -9 "$first"
-wait "$first" 2>/dev/null || true
+{ kill -9 "$first"; wait "$first"; } 2>/dev/null || true
 # The server frees the lock when it sees the dead client's connection close.
 until [ "$(psql "$url" -Atc "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 4138705131 AND objid = 377420741 AND objsubid = 1")" = 0 ]; do
   sleep 0.05
 done
-"$app" "$jdbc" postgres 0 >"$out/third" 2>&1 &
-third=$!
-pids+=("$third")
-wait_for "$out/third" "'daily_sales'" "$third"
+start third 0
+wait_for third "'daily_sales'"
 kill "$third"
-grep -qF "Locked 'daily_sales'" "$out/third" || { echo "third instance did not get daily_sales:"; cat "$out/third"; exit 1; }
+expect third "Locked 'daily_sales'" "did not get daily_sales after the holder died"
 echo "first held daily_sales, second skipped it and daily_summary, first killed -9, third ran"
