@@ -58,6 +58,16 @@ class AdvlockLockProviderTest {
     }
 
     @Test
+    void theTimerReleasesTheLockOnceLockAtLeastForHasPassed() throws InterruptedException {
+        try (AnnotationConfigApplicationContext node = ShedLockNode.start()) {
+            node.getBean(ShedLockJobs.class).shortMinimum();
+            // No time asserted: the lock is freed some time after its 0.2 s, by the provider's timer.
+            while (!KeyFree.isFree(Key.fromName("spring_test_short_minimum"))) Thread.sleep(50);
+            assertTrue(node.getBean(AdvlockLockProvider.class).serverId().isPresent(), "the session was closed instead");
+        }
+    }
+
+    @Test
     void noLockAtLeastForFreesTheLockWhenTheJobReturns() {
         try (AnnotationConfigApplicationContext first = ShedLockNode.start();
                 AnnotationConfigApplicationContext second = ShedLockNode.start()) {

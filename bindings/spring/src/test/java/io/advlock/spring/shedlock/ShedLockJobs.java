@@ -52,6 +52,11 @@ public class ShedLockJobs {
         runs.incrementAndGet();
     }
 
+    @SchedulerLock(name = "spring_test_short_minimum", lockAtMostFor = "PT10M", lockAtLeastFor = "PT0.2S")
+    public void shortMinimum() {
+        runs.incrementAndGet();
+    }
+
     /** Waits for the test to kill its session, then asks whether its lock is still held. */
     @SchedulerLock(name = "spring_test_loss", lockAtMostFor = "PT10M")
     public void untilLost() throws InterruptedException {
