@@ -13,6 +13,8 @@ import io.advlock.LockLostException;
 import io.advlock.MisuseException;
 import io.advlock.spring.KeyFree;
 import io.advlock.spring.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -22,6 +24,9 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 
 /** ShedLock's own @SchedulerLock proxy on AdvlockLockProvider, two nodes on a real PostgreSQL. */
 class AdvlockLockProviderTest {
+    /** slf4j-simple's output: the pom points org.slf4j.simpleLogger.logFile here. */
+    private static final Path LOG = Path.of(System.getProperty("org.slf4j.simpleLogger.logFile"));
+
     @Test
     void secondNodeSkipsWhileTheFirstRuns() throws Exception {
         try (AnnotationConfigApplicationContext first = ShedLockNode.start();
@@ -103,6 +108,37 @@ class AdvlockLockProviderTest {
             jobs.noMinimum();  // a new session, not the dead one
             assertEquals(2, jobs.runs());
             assertNotEquals(killed, provider.serverId().getAsLong());
+        }
+    }
+
+    @Test
+    void aJobPastLockAtMostForKeepsItsLockWithAWarning() throws Exception {
+        String warning = "ShedLock job 'spring_test_overrun' has run past its lockAtMostFor (PT0.1S)";
+        try (AnnotationConfigApplicationContext node = ShedLockNode.start()) {
+            ShedLockJobs jobs = node.getBean(ShedLockJobs.class);
+            CompletableFuture<Void> job = CompletableFuture.runAsync(() -> call(jobs::overrun));
+            assertTrue(jobs.started().await(60, TimeUnit.SECONDS), "the job never started");
+            while (!Files.readString(LOG).contains(warning)) Thread.sleep(50);  // the WARN, some time after 0.1 s
+            assertFalse(KeyFree.isFree(Key.fromName("spring_test_overrun")), "released under a running job");
+            jobs.finish().countDown();
+            job.get();
+            assertTrue(KeyFree.isFree(Key.fromName("spring_test_overrun")));
+        }
+    }
+
+    @Test
+    void theDefaultListenerLogsTheLostLocksName() throws Exception {
+        try (AnnotationConfigApplicationContext node = ShedLockNode.start()) {
+            ShedLockJobs jobs = node.getBean(ShedLockJobs.class);
+            CompletableFuture<Void> job = CompletableFuture.runAsync(() -> call(jobs::holdUntilLogged));
+            assertTrue(jobs.started().await(60, TimeUnit.SECONDS), "the job never started");
+            TestDatabase.terminate(node.getBean(AdvlockLockProvider.class).serverId().getAsLong());
+            while (!Files.readString(LOG).contains("ERROR io.advlock.spring.shedlock.AdvlockLockProvider - advlock: "
+                    + "lost the ShedLock lock(s) 'spring_test_loss_logged'")) {
+                Thread.sleep(50);
+            }
+            jobs.finish().countDown();
+            assertInstanceOf(LockLostException.class, assertThrows(ExecutionException.class, job::get).getCause());
         }
     }
 

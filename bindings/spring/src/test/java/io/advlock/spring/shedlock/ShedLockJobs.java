@@ -57,6 +57,22 @@ public class ShedLockJobs {
         runs.incrementAndGet();
     }
 
+    /** Runs past its lockAtMostFor until finish opens. */
+    @SchedulerLock(name = "spring_test_overrun", lockAtMostFor = "PT0.1S")
+    public void overrun() throws InterruptedException {
+        runs.incrementAndGet();
+        started.countDown();
+        finish.await();
+    }
+
+    /** Holds its lock until finish opens, for the default lost listener to name. */
+    @SchedulerLock(name = "spring_test_loss_logged", lockAtMostFor = "PT10M")
+    public void holdUntilLogged() throws InterruptedException {
+        runs.incrementAndGet();
+        started.countDown();
+        finish.await();
+    }
+
     /** Waits for the test to kill its session, then asks whether its lock is still held. */
     @SchedulerLock(name = "spring_test_loss", lockAtMostFor = "PT10M")
     public void untilLost() throws InterruptedException {
