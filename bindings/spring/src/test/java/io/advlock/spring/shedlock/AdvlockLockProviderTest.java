@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.advlock.ConnectException;
 import io.advlock.Key;
 import io.advlock.LockLostException;
 import io.advlock.MisuseException;
@@ -15,10 +16,15 @@ import io.advlock.spring.KeyFree;
 import io.advlock.spring.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
@@ -139,6 +145,19 @@ class AdvlockLockProviderTest {
             }
             jobs.finish().countDown();
             assertInstanceOf(LockLostException.class, assertThrows(ExecutionException.class, job::get).getCause());
+        }
+    }
+
+    @Test
+    void anUnreachableDatabaseFailsTheLockAndTheJobDoesNotRun() {
+        // Port 1: nothing listens, the connection is refused. ShedLock's JDBC providers throw here too.
+        try (AdvlockLockProvider provider = new AdvlockLockProvider("postgresql://postgres@127.0.0.1:1/postgres")) {
+            AtomicBoolean ran = new AtomicBoolean();
+            LockConfiguration configuration = new LockConfiguration(ClockProvider.now(), "spring_test_unreachable",
+                    Duration.ofMinutes(10), Duration.ZERO);
+            assertThrows(ConnectException.class,
+                    () -> new DefaultLockingTaskExecutor(provider).executeWithLock((Runnable) () -> ran.set(true), configuration));
+            assertFalse(ran.get(), "ran without the lock");
         }
     }
 

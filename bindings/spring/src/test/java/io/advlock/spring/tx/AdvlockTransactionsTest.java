@@ -9,9 +9,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.advlock.InvalidArgumentException;
 import io.advlock.Key;
 import io.advlock.MisuseException;
+import io.advlock.NotAcquiredException;
 import io.advlock.spring.TestDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
@@ -52,6 +54,22 @@ class AdvlockTransactionsTest {
             assertFalse(otherSessionGetsUnchecked(), "another session got the lock of a running transaction");
         });
         assertTrue(otherSessionGets(), "still held after the commit");
+    }
+
+    @Test
+    void lockWaitsAndRunsOutWithTheTransactionStillUsable() throws SQLException {
+        transactions.executeWithoutResult(status -> {
+            locks.lock(KEY, Duration.ofSeconds(30));
+            assertFalse(otherSessionGetsUnchecked());
+        });
+        try (Connection holder = TestDatabase.connect()) {
+            holder.createStatement().execute("SELECT pg_advisory_lock(100, 11)");
+            int rows = transactions.execute(status -> {
+                assertThrows(NotAcquiredException.class, () -> locks.lock(KEY, Duration.ofMillis(50)));
+                return jdbc.update("INSERT INTO spring_tx_log (job_name) VALUES (?)", "after a failed wait");
+            });
+            assertEquals(1, rows);
+        }
     }
 
     @Test
