@@ -162,6 +162,15 @@ class AdvlockLockProviderTest {
     }
 
     @Test
+    void extendKeepsTheLockAndTheUnlockStillReleasesIt() {
+        try (AnnotationConfigApplicationContext node = ShedLockNode.start()) {
+            node.getBean(ShedLockJobs.class).extendHalfWay();  // LockExtender would throw if extend failed
+            assertEquals(1, node.getBean(ShedLockJobs.class).runs());
+            assertTrue(KeyFree.isFree(Key.fromName("spring_test_extend")), "the extended lock outlived its job");
+        }
+    }
+
+    @Test
     void checkHeldOutsideAJobIsMisuse() {
         assertThrows(MisuseException.class, AdvlockLockProvider::checkHeld);
     }

@@ -1,8 +1,10 @@
 package io.advlock.spring.shedlock;
 
 import io.advlock.LockLostException;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import net.javacrumbs.shedlock.core.LockExtender;
 import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
 
 /** The @SchedulerLock jobs of one test node; ShedLock's own proxy decides whether they run. */
@@ -71,6 +73,14 @@ public class ShedLockJobs {
         runs.incrementAndGet();
         started.countDown();
         finish.await();
+    }
+
+    /** Extends its own lock half-way, as ShedLock's LockExtender lets a long job do. */
+    @SchedulerLock(name = "spring_test_extend", lockAtMostFor = "PT10M")
+    public void extendHalfWay() {
+        LockExtender.extendActiveLock(Duration.ofMinutes(20), Duration.ZERO);
+        runs.incrementAndGet();
+        AdvlockLockProvider.checkHeld();
     }
 
     /** Waits for the test to kill its session, then asks whether its lock is still held. */
