@@ -39,9 +39,7 @@ public class ShedLockJobs {
     /** Runs until finish opens: "the first node is running". */
     @SchedulerLock(name = "spring_test_hold", lockAtMostFor = "PT10M")
     public void hold() throws InterruptedException {
-        runs.incrementAndGet();
-        started.countDown();
-        finish.await();
+        runUntilFinished();
     }
 
     @SchedulerLock(name = "spring_test_at_least", lockAtMostFor = "PT2H", lockAtLeastFor = "PT1H")
@@ -62,17 +60,13 @@ public class ShedLockJobs {
     /** Runs past its lockAtMostFor until finish opens. */
     @SchedulerLock(name = "spring_test_overrun", lockAtMostFor = "PT0.1S")
     public void overrun() throws InterruptedException {
-        runs.incrementAndGet();
-        started.countDown();
-        finish.await();
+        runUntilFinished();
     }
 
     /** Holds its lock until finish opens, for the default lost listener to name. */
     @SchedulerLock(name = "spring_test_loss_logged", lockAtMostFor = "PT10M")
     public void holdUntilLogged() throws InterruptedException {
-        runs.incrementAndGet();
-        started.countDown();
-        finish.await();
+        runUntilFinished();
     }
 
     /** Extends its own lock half-way, as ShedLock's LockExtender lets a long job do. */
@@ -94,5 +88,12 @@ public class ShedLockJobs {
         } catch (LockLostException e) {
             seenInJob = e;
         }
+    }
+
+    /** A run that lasts until the test opens finish: "the job is running". */
+    private void runUntilFinished() throws InterruptedException {
+        runs.incrementAndGet();
+        started.countDown();
+        finish.await();
     }
 }
