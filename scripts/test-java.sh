@@ -6,7 +6,8 @@
 # whatever the outcome; sources and javadoc jars), then the same JUnit suite
 # on Java 25 against the built jar (no rebuild), then the batch example in
 # examples/java-batch built against the installed artifact and run by the
-# same skip check as the C, C++ and Python examples.
+# same skip check as the C, C++ and Python examples; then advlock-spring
+# (bindings/spring) on Java 17 and its example, examples/spring-scheduled.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mvn=(mvn -B -ntp -Dstyle.color=never)
@@ -45,6 +46,13 @@ if [ "${1:-}" = --with-servers ]; then
   "${mvn[@]}" -q package
   "$root/tests/examples/check_skip_if_running.sh" "$root/examples/java-batch/daily-sales.sh" "$ADVLOCK_TEST_PG_STATE"
   "$root/tests/examples/check_java_transaction_example.sh" "$ADVLOCK_TEST_PG_STATE"
+  # advlock-spring on the advlock jar installed above (Java 17 only: it adds no native code).
+  cd "$root/bindings/spring"
+  echo "== advlock-spring: JUnit on Java 17 (mvn install) =="
+  run_junit install
+  cd "$root/examples/spring-scheduled"
+  "${mvn[@]}" -q package
+  "$root/tests/examples/check_spring_scheduled.sh" "$ADVLOCK_TEST_PG_STATE"
   exit 0
 fi
 
