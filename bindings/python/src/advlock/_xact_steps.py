@@ -13,7 +13,7 @@ advlock_sql_result, advlock_xact_wait_sql, advlock_status_from_sqlstate).
 """
 from __future__ import annotations
 
-from typing import Any, Generator, NamedTuple, Optional, Tuple, Type, Union
+from typing import Any, Awaitable, Callable, Coroutine, Generator, NamedTuple, Optional, Type, TypeVar, Union
 
 from . import _advlock
 from .errors import Error, Misuse, NotAcquired, class_for_status
@@ -39,15 +39,38 @@ class SyncPipeline(NamedTuple):
 
 Step = Union[Run, SyncPipeline]
 Steps = Generator[Step, Any, Any]
+T = TypeVar("T")
 
 
-def advance(steps: Steps, answer: Any, failure: Optional[BaseException]) -> Tuple[bool, Any]:
-    """Send the last step's answer into the operation, or throw it the step's failure: (False, the next step
-    to perform), or (True, the operation's result) once it ended. Its own errors propagate."""
+async def drive(steps: Steps, perform: Callable[[Step], Awaitable[Any]]) -> Any:
+    """The runner, written once for both: perform each step the operation yields, send it the answer or
+    throw it the failure (KeyboardInterrupt and CancelledError too: the operation rolls its wait back, then
+    raises them again); the operation's value is the result. advlock.xact passes a perform that never
+    suspends and runs this with run_now; advlock.aio awaits it."""
+    answer: Any = None
+    failure: Optional[BaseException] = None
+    while True:
+        try:
+            step = steps.send(answer) if failure is None else steps.throw(failure)
+        except StopIteration as done:
+            return done.value
+        finally:
+            failure = None  # no reference cycle through the traceback
+        try:
+            answer = await perform(step)
+        except BaseException as error:
+            answer, failure = None, error
+
+
+def run_now(coroutine: "Coroutine[Any, Any, T]") -> T:
+    """The value of a coroutine that never suspends (every await in it is on a synchronous call)."""
     try:
-        return False, (steps.send(answer) if failure is None else steps.throw(failure))
+        coroutine.send(None)
     except StopIteration as done:
-        return True, done.value
+        value: T = done.value
+        return value
+    coroutine.close()
+    raise RuntimeError("advlock: a synchronous step suspended")
 
 
 def in_pipeline(conn: Any) -> bool:

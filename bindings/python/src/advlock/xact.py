@@ -58,19 +58,10 @@ def _perform(conn: Any, step: _xact_steps.Step) -> Any:
 
 
 def _drive(conn: Any, steps: _xact_steps.Steps) -> Any:
-    """Perform each step the operation yields, sending it the answer or throwing it the failure
-    (KeyboardInterrupt included: the operation rolls its wait back first); its value is the result."""
-    answer: Any = None
-    failure: Optional[BaseException] = None
-    while True:
-        ended, value = _xact_steps.advance(steps, answer, failure)
-        failure = None  # no reference cycle through the traceback
-        if ended:
-            return value
-        try:
-            answer = _perform(conn, value)
-        except BaseException as error:
-            answer, failure = None, error
+    async def perform(step: _xact_steps.Step) -> Any:  # never suspends: _perform is synchronous
+        return _perform(conn, step)
+
+    return _xact_steps.run_now(_xact_steps.drive(steps, perform))
 
 
 def try_xact_lock(conn: Any, key: Any, *, shared: bool = False, registry: Optional[_advlock.Registry] = None) -> bool:

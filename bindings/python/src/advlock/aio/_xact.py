@@ -40,19 +40,7 @@ async def _perform(conn: Any, step: _xact_steps.Step) -> Any:
 
 
 async def _drive(conn: Any, steps: _xact_steps.Steps) -> Any:
-    """advlock.xact's runner, awaiting each step (CancelledError is thrown into the operation like
-    KeyboardInterrupt: it rolls its wait back, then it is raised again)."""
-    answer: Any = None
-    failure: Optional[BaseException] = None
-    while True:
-        ended, value = _xact_steps.advance(steps, answer, failure)
-        failure = None  # no reference cycle through the traceback
-        if ended:
-            return value
-        try:
-            answer = await _perform(conn, value)
-        except BaseException as error:
-            answer, failure = None, error
+    return await _xact_steps.drive(steps, lambda step: _perform(conn, step))
 
 
 async def try_xact_lock(conn: Any, key: Any, *, shared: bool = False,
