@@ -7,6 +7,7 @@ Plain asyncio.run: no test plugin needed. The pauses below (asyncio.sleep,
 small timeouts) only let a wait start or run out; nothing asserts on time.
 """
 import asyncio
+import contextlib
 import threading
 
 import psycopg
@@ -275,24 +276,30 @@ def test_xact_lock_wrong_connection_kinds(pg_url):
     asyncio.run(main())
 
 
+@contextlib.asynccontextmanager
+async def transaction_while_held_elsewhere(pg_url, k):
+    """(the holder's Lock of k, an AsyncConnection in a transaction that has done some work)."""
+    async with await advlock.aio.connect(pg_url) as holder:
+        held = await holder.try_lock(k)
+        aconn = await _aconn(pg_url)
+        try:
+            async with aconn.transaction():
+                await aconn.execute("CREATE TEMP TABLE aio_work (n int)")
+                yield held, aconn
+        finally:
+            await aconn.close()
+
+
 def test_xact_lock_timeout_leaves_the_transaction_usable(pg_url, admin):
     k = key(12)
 
     async def main():
-        async with await advlock.aio.connect(pg_url) as holder:
-            held = await holder.try_lock(k)
-            aconn = await _aconn(pg_url)
-            try:
-                async with aconn.transaction():
-                    await aconn.execute("CREATE TEMP TABLE aio_work (n int)")
-                    with pytest.raises(advlock.NotAcquired, match="still usable"):
-                        await advlock.aio.xact_lock(aconn, k, timeout=0.1)
-                    assert aconn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
-                    await aconn.execute("INSERT INTO aio_work VALUES (1)")  # the transaction goes on
-                    assert waiting_pids(admin, k) == [] and granted_pids(admin, k) == [holder.server_id]
-            finally:
-                await aconn.close()
-            await held.release()
+        async with transaction_while_held_elsewhere(pg_url, k) as (held, aconn):
+            with pytest.raises(advlock.NotAcquired, match="still usable"):
+                await advlock.aio.xact_lock(aconn, k, timeout=0.1)
+            assert aconn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+            await aconn.execute("INSERT INTO aio_work VALUES (1)")  # the transaction goes on
+            assert waiting_pids(admin, k) == [] and granted_pids(admin, k) == [held.session.server_id]
 
     asyncio.run(main())
 
@@ -303,25 +310,18 @@ def test_xact_lock_cancelled_task_psycopg_cancels_on_the_server(pg_url, admin):
     k = key(13)
 
     async def main():
-        async with await advlock.aio.connect(pg_url) as holder:
-            held = await holder.try_lock(k)
-            aconn = await _aconn(pg_url)
-            try:
-                async with aconn.transaction():
-                    await aconn.execute("CREATE TEMP TABLE aio_cancel (n int)")
-                    task = asyncio.ensure_future(advlock.aio.xact_lock(aconn, k))
-                    pid = aconn.info.backend_pid
-                    await until(lambda: waiting_pids(admin, k) == [pid], "the transaction's wait on the server")
-                    task.cancel()
-                    with pytest.raises(asyncio.CancelledError):
-                        await task
-                    assert waiting_pids(admin, k) == []
-                    assert aconn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
-                    await aconn.execute("INSERT INTO aio_cancel VALUES (1)")
-                    await held.release()
-                    await advlock.aio.xact_lock(aconn, k, timeout=5)  # the same transaction takes it now
-                    assert granted_pids(admin, k) == [pid]
-            finally:
-                await aconn.close()
+        async with transaction_while_held_elsewhere(pg_url, k) as (held, aconn):
+            task = asyncio.ensure_future(advlock.aio.xact_lock(aconn, k))
+            pid = aconn.info.backend_pid
+            await until(lambda: waiting_pids(admin, k) == [pid], "the transaction's wait on the server")
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert waiting_pids(admin, k) == []
+            assert aconn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+            await aconn.execute("INSERT INTO aio_work VALUES (1)")
+            await held.release()
+            await advlock.aio.xact_lock(aconn, k, timeout=5)  # the same transaction takes it now
+            assert granted_pids(admin, k) == [pid]
 
     asyncio.run(main())
