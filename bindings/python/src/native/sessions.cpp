@@ -367,7 +367,11 @@ void register_sessions(py::module_ &module) {
 Ends the Session.lock() waits it is given (cancel=...), and only those, with
 Canceled; sticky: a wait started with a cancelled token ends at once.)doc")
         .def(py::init<>())
-        .def("cancel", &advlock::cancel_token::cancel, "Any thread, any time, also twice; never blocks.");
+        // Without the GIL: ending a wait on the server sends it a cancel request
+        // (PQcancel, a connection of its own) from the calling thread.
+        .def("cancel", [](advlock::cancel_token &token) { without_gil([&] { token.cancel(); return 0; }); },
+             "Any thread, any time, also twice. Ending a wait on the server sends it a cancel request from "
+             "this thread (a short connection of its own): keep it off an event loop.");
 
     py::class_<python_lock>(module, "Lock", R"doc(
 One held advisory lock. Release it with release() or by leaving its `with`

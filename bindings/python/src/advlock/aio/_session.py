@@ -15,7 +15,8 @@ are blocking calls, and only the loss has a pollable file descriptor. So:
   anyway (a wait on the server keeps it busy), so little is lost;
 - each task is the owner of its Locks for reentrant=True and the Deadlock
   checks (the C ABI's owner_id), as each thread is in the synchronous API;
-- a cancelled task's wait is ended by a cancel token of its own; the call is
+- a cancelled task's wait is ended by a cancel token of its own (cancelled on
+  the default executor: that sends the server a cancel request); the call is
   waited for, never abandoned, and a lock granted in the race is released.
 """
 from __future__ import annotations
@@ -222,7 +223,9 @@ class Session:
 
         def cancel() -> None:
             abandoned.set()
-            token.cancel()
+            # Off the loop: ending a wait on the server sends a cancel request, a connection of its own. Not
+            # on a lane: the calls lane may be queued behind this very wait.
+            self._loop.run_in_executor(None, token.cancel)
 
         lock = await _lane.call(self._waits, wait, on_cancel=cancel)
         assert lock is not None  # None only once abandoned, and then call() raised CancelledError
