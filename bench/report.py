@@ -199,6 +199,27 @@ round); psycopg {data["psycopg_version"]} (`{data["psycopg_impl"]}` implementati
 `SELECT pg_try_advisory_lock(k)` and `SELECT pg_advisory_unlock(k)` on an autocommit connection.
 
 {table}
+{python_asyncio_rows(data)}"""
+
+
+def python_asyncio_rows(data):
+    """advlock.aio's cycle beside the synchronous one of the same run (absent from runs before it)."""
+    if not data.get("python_aio"):
+        return ""
+    med = {k: statistics.median(data[k]) for k in ("capi", "python", "python_aio")}
+    cv = 100 * statistics.pstdev(data["python_aio"]) / statistics.mean(data["python_aio"])
+    return f"""
+### asyncio try + release cycle: advlock.aio vs the synchronous binding
+
+The same rounds also ran `await session.try_lock(key)` + `await lock.release()` through `advlock.aio`
+on an asyncio loop: each call goes to the session's thread for calls and its result back to the loop.
+
+| | median per cycle | rounds | spread (cv) |
+|---|---|---|---|
+| advlock Python binding, synchronous | {med["python"]:.1f} µs | {len(data["python"])} | |
+| advlock.aio (asyncio) | {med["python_aio"]:.1f} µs | {len(data["python_aio"])} | {cv:.1f} % |
+| **ratio asyncio / synchronous** | **{med["python_aio"] / med["python"]:.3f}** | | |
+| **ratio asyncio / C ABI** | **{med["python_aio"] / med["capi"]:.3f}** | | |
 """
 
 

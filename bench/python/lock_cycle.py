@@ -3,17 +3,20 @@
 run against the same server:
 
   - advlock's Python binding: session.try_lock(key) + lock.release()
+  - the same through advlock.aio on an asyncio loop: await session.try_lock(key),
+    await lock.release() (each call handed to the session's thread and back)
   - the C ABI underneath (advlock_bench's BM_AdvlockCapiTryRelease, a C++ program)
   - psycopg 3 running the same two statements on a dedicated autocommit connection
     (SELECT pg_try_advisory_lock(k), SELECT pg_advisory_unlock(k); psycopg
     prepares them on the server after a few executions)
 
-Rounds run the three in a random order; each measures for about --seconds.
-Writes JSON: {"python": [µs per cycle, ...], "capi": [...], "psycopg": [...]}.
+Rounds run the four in a random order; each measures for about --seconds.
+Writes JSON: {"python": [µs per cycle, ...], "python_aio": [...], "capi": [...], "psycopg": [...]}.
 
     lock_cycle.py --url URL --capi-bench build/bench/bench/advlock_bench [--rounds 5] > out.json
 """
 import argparse
+import asyncio
 import json
 import random
 import subprocess
@@ -23,15 +26,16 @@ import time
 import psycopg
 
 import advlock
+import advlock.aio
 
 
-def timed_cycles(cycle, seconds):
-    for _ in range(50):  # warm up (and let psycopg prepare its statements)
-        cycle()
+def timed_cycles(cycle, seconds, run_cycles=None):
+    """µs per cycle; run_cycles(n) runs n cycles (default: cycle() n times)."""
+    run_cycles = run_cycles or (lambda n: [cycle() for _ in range(n)])
+    run_cycles(50)  # warm up (and let psycopg prepare its statements)
     count, start = 0, time.perf_counter()
     while True:
-        for _ in range(100):
-            cycle()
+        run_cycles(100)
         count += 100
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
@@ -44,6 +48,24 @@ def python_binding(url, seconds):
         def cycle():
             session.try_lock(key).release()
         return timed_cycles(cycle, seconds)
+
+
+def python_asyncio(url, seconds):
+    key = advlock.Key(424253)
+    loop = asyncio.new_event_loop()
+
+    async def cycles(session, n):
+        for _ in range(n):
+            await (await session.try_lock(key)).release()
+
+    try:
+        session = loop.run_until_complete(advlock.aio.connect(url, application_name="bench-python-aio"))
+        try:
+            return timed_cycles(None, seconds, lambda n: loop.run_until_complete(cycles(session, n)))
+        finally:
+            loop.run_until_complete(session.close())
+    finally:
+        loop.close()
 
 
 def psycopg_driver(url, seconds):
@@ -76,9 +98,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args()
-    results = {"python": [], "capi": [], "psycopg": [], "python_version": sys.version.split()[0],
+    results = {"python": [], "python_aio": [], "capi": [], "psycopg": [], "python_version": sys.version.split()[0],
                "psycopg_version": psycopg.__version__, "psycopg_impl": psycopg.pq.__impl__}
     measures = {"python": lambda: python_binding(args.url, args.seconds),
+                "python_aio": lambda: python_asyncio(args.url, args.seconds),
                 "capi": lambda: c_abi(args.capi_bench, args.url),
                 "psycopg": lambda: psycopg_driver(args.url, args.seconds)}
     for _ in range(args.rounds):

@@ -15,6 +15,10 @@ Each Lock is its own owner, as with threading.Lock: threads sharing a session
 exclude each other. reentrant=True (try_lock/lock) lets a thread take again a
 lock it holds, as threading.RLock.
 
+For asyncio, advlock.aio has the same API awaited (`import advlock.aio`):
+await advlock.aio.connect(url), `async with session.lock(key, timeout=30):`,
+cancellation that leaves no lock, the loss delivered on the event loop.
+
 Everything that decides about locks happens in the advlock C library (the
 same one the `advlock` command and the Java and Ruby bindings use); this
 package only adapts it to Python.

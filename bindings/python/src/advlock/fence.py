@@ -17,7 +17,8 @@ from typing import Any, Optional
 
 from . import _advlock
 from .errors import Misuse
-from .xact import _ACTIVE, _IDLE, _INERROR, _as_advlock_error, _is_driver_error, _run, _sync_pipeline
+from ._xact_steps import _ACTIVE, _IDLE, _INERROR, _as_advlock_error, _is_driver_error
+from .xact import _run, _sync_pipeline
 
 # SQLSTATEs of a check that found no fence function or table: the DDL was not run in this database.
 _UNDEFINED_FUNCTION, _UNDEFINED_TABLE = "42883", "42P01"

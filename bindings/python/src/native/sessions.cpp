@@ -1,6 +1,6 @@
 // sessions.cpp: advlock.Session and advlock.Lock.
 //
-// Three things here are Python-specific and so live here, not in the core:
+// Four things here are Python-specific and so live here, not in the core:
 //  - the GIL is released around every call that may wait on the network, so
 //    other Python threads run while one waits for a lock;
 //  - a wait runs on the calling thread (the core knows a lock's owner by its
@@ -10,7 +10,11 @@
 //    for the same reason;
 //  - the lost callback is a Python callable, called with the GIL from the
 //    watchdog thread, and never during interpreter shutdown (open sessions are
-//    closed by an atexit hook before that).
+//    closed by an atexit hook before that);
+//  - advlock.aio runs the calls of many asyncio tasks on a worker thread: it
+//    names each task as the owner (the C ABI's owner_id, for reentrancy and
+//    the deadlock checks, which would otherwise see one thread) and ends one
+//    task's wait with a cancel token of its own (CancelToken).
 // Closing is the C ABI's (any thread, cancels waits, later calls are
 // EMISUSE); the advlock::session is freed only with the Python object, when
 // no thread can be inside it any more (each call holds a reference).
@@ -39,15 +43,22 @@ struct acquire_request {
     bool reentrant = false;
     unsigned slots = 0;  // 0: the lock itself (slots=None)
     bool fenced = false;
+    std::uint64_t owner_id = 0;  // 0: the calling thread
+    const advlock::cancel_token *cancel = nullptr;  // the caller's own (CancelToken), kept alive by the call
 
-    acquire_request(bool shared_mode, bool reentrant_owner, py::handle slots_value, bool fence)
-        : shared(shared_mode), reentrant(reentrant_owner), slots(slots_from_python(slots_value)), fenced(fence) {}
+    acquire_request(bool shared_mode, bool reentrant_owner, py::handle slots_value, bool fence,
+                    std::uint64_t owner = 0, const advlock::cancel_token *token = nullptr)
+        : shared(shared_mode), reentrant(reentrant_owner), slots(slots_from_python(slots_value)), fenced(fence),
+          owner_id(owner), cancel(token) {}
 
-    advlock::lock_options options(std::int64_t timeout_ms, const advlock::cancel_token *cancel) const {
+    // A wait given the caller's token ends by it only; else by signal_cancel
+    // (the main thread's Ctrl-C watch) or nothing.
+    advlock::lock_options options(std::int64_t timeout_ms, const advlock::cancel_token *signal_cancel) const {
         advlock::lock_options result;
         result.timeout_ms = timeout_ms;
         result.reentrant = reentrant;
-        result.cancel = cancel;
+        result.cancel = cancel ? cancel : signal_cancel;
+        result.owner_id = owner_id;
         result.slots = slots;
         result.fenced = fenced;
         return result;
@@ -308,7 +319,7 @@ private:
     static std::optional<advlock::lock> wait(advlock::session &session, const advlock::key &key,
                                              std::int64_t timeout_ms, const acquire_request &request) {
         const advlock::mode mode = mode_of(request.shared);
-        if (!interpreter_alive() || !on_main_thread()) {
+        if (!interpreter_alive() || request.cancel || !on_main_thread()) {
             return without_gil([&] { return session.acquire(key, mode, request.options(timeout_ms, nullptr)); });
         }
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
@@ -352,6 +363,16 @@ void close_open_sessions() {
 }  // namespace
 
 void register_sessions(py::module_ &module) {
+    py::class_<advlock::cancel_token>(module, "CancelToken", R"doc(
+Ends the Session.lock() waits it is given (cancel=...), and only those, with
+Canceled; sticky: a wait started with a cancelled token ends at once.)doc")
+        .def(py::init<>())
+        // Without the GIL: ending a wait on the server sends it a cancel request
+        // (PQcancel, a connection of its own) from the calling thread.
+        .def("cancel", [](advlock::cancel_token &token) { without_gil([&] { token.cancel(); return 0; }); },
+             "Any thread, any time, also twice. Ending a wait on the server sends it a cancel request from "
+             "this thread (a short connection of its own): keep it off an event loop.");
+
     py::class_<python_lock>(module, "Lock", R"doc(
 One held advisory lock. Release it with release() or by leaving its `with`
 block. ensure_held() costs no round trip: call it in the job's loops, it
@@ -460,30 +481,35 @@ exclude each other.)doc")
              py::arg("url"), py::kw_only(), py::arg("application_name") = py::none(), py::arg("allow_standby") = false,
              py::arg("allow_pooler") = false, py::arg("heartbeat_interval") = py::none(),
              py::arg("heartbeat_deadline") = py::none(), py::arg("registry") = py::none())
-        .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant, py::handle slots, bool fence) {
-                 return self.cast<python_session &>().try_lock(self, key, acquire_request(shared, reentrant, slots, fence));
+        .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant, py::handle slots, bool fence,
+                            std::uint64_t owner_id) {
+                 return self.cast<python_session &>().try_lock(
+                     self, key, acquire_request(shared, reentrant, slots, fence, owner_id));
              }, py::arg("key"), py::kw_only(), py::arg("shared") = false, py::arg("reentrant") = false,
-             py::arg("slots") = py::none(), py::arg("fence") = false,
+             py::arg("slots") = py::none(), py::arg("fence") = false, py::arg("owner_id") = 0,
              "Take the lock without waiting: a Lock, or None when another session or another Lock of this "
              "session holds it (each Lock is its own owner, as threading.Lock; reentrant=True: the calling "
              "thread's reentrant Locks of this session are one owner and may take it again, as threading.RLock). "
              "slots=N (1..SLOTS_MAX): take any one free slot of N, \"at most N at once\" (None when all N are "
              "held; Lock.slot says which, Lock.server_key its key). fence=True (PostgreSQL only, exclusive, not "
              "reentrant; Unsupported elsewhere): issue a fencing token with the grant (Lock.fence_token, "
-             "advlock.fence_check).")
+             "advlock.fence_check). owner_id: see lock().")
         .def("lock", [](py::object self, py::handle key, py::handle timeout, bool shared, bool reentrant,
-                        py::handle slots, bool fence) {
-                 return self.cast<python_session &>().lock(self, key, timeout,
-                                                           acquire_request(shared, reentrant, slots, fence));
+                        py::handle slots, bool fence, std::uint64_t owner_id, const advlock::cancel_token *cancel) {
+                 return self.cast<python_session &>().lock(
+                     self, key, timeout, acquire_request(shared, reentrant, slots, fence, owner_id, cancel));
              }, py::arg("key"), py::kw_only(), py::arg("timeout") = py::none(), py::arg("shared") = false,
              py::arg("reentrant") = false, py::arg("slots") = py::none(), py::arg("fence") = false,
+             py::arg("owner_id") = 0, py::arg("cancel") = py::none(),
              "Take the lock, waiting up to timeout seconds (None: as long as it takes) for other sessions and for "
              "other Locks of this one (threads sharing a session exclude each other). Raises NotAcquired when "
              "the time runs out, Canceled when cancel() interrupts it, Misuse when close() does, Deadlock (also when this "
              "thread holds the lock itself through another Lock: release it, or take both reentrant=True). "
              "Ctrl-C ends this wait only and raises KeyboardInterrupt. A failed wait never leaves a lock behind. "
              "slots=N: any one free slot of N, waiting for the first to free; fence=True: a fencing token "
-             "(see try_lock).")
+             "(see try_lock). owner_id (nonzero): who owns the Lock for reentrant=True and the Deadlock checks, "
+             "instead of the calling thread, for callers whose tasks share threads (advlock.aio passes each "
+             "task's). cancel: a CancelToken ending this wait only (Canceled); the caller then handles Ctrl-C.")
         .def("cancel", &python_session::cancel, "Interrupt every lock() wait of the session, on all threads.")
         .def("check", &python_session::check, "No round trip: raises LockLost once the session's locks are known lost.")
         .def_property_readonly("lost", &python_session::lost, "True once the session's locks are known lost (or it is closed).")
