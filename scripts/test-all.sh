@@ -38,7 +38,7 @@ lap deps
 
 echo "== C++ tests (ASan + UBSan) =="
 build="$root/build/asan"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S "$root" -B "$build" -G Ninja -C "$root/cmake/TestBuildFlags.cmake" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DADVLOCK_BUILD_TESTS=ON -DADVLOCK_BUILD_EXAMPLES=ON -DADVLOCK_SANITIZE=address,undefined >/dev/null
 cmake --build "$build" -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
@@ -49,7 +49,7 @@ lap ctest
 
 echo "== threaded tests (TSan) =="
 tsan="$root/build/tsan"
-cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S "$root" -B "$tsan" -G Ninja -C "$root/cmake/TestBuildFlags.cmake" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DADVLOCK_BUILD_TESTS=ON -DADVLOCK_SANITIZE=thread >/dev/null
 cmake --build "$tsan" -j "$jobs" --target advlock_core_tests advlock_pg_tests advlock_capi_internal_tests \
   advlock_fault_tests advlock_cli advlock_cli_tests advlock_mysql_tests advlock_mysql_core_tests \
