@@ -88,6 +88,9 @@ prepare() {
 prepare_all() {
   local i first version log venv
   for i in "${!pythons[@]}"; do
+    # From the second on, niced: those builds run beside a suite and take
+    # the CPU it leaves idle, not its own. The first has no suite to share with.
+    [ "$i" -ne 1 ] || renice -n 19 -p "$BASHPID" >/dev/null || true
     first=$([ "$i" -eq 0 ] && echo 1 || echo 0)
     version=$("${pythons[$i]}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
     log="$work/prepare-$i.log"
