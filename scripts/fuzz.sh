@@ -32,7 +32,8 @@ fi
 
 "$root/scripts/install-deps.sh" build fuzz
 build="$root/build/fuzz"
-CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -G Ninja -C "$root/cmake/TestBuildFlags.cmake" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DADVLOCK_BUILD_FUZZERS=ON -DADVLOCK_SANITIZE=address,undefined \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
 cmake --build "$build" --target "${targets[@]/#/fuzz_}" >/dev/null

@@ -6,8 +6,10 @@
 # tested (scripts/python-suite.sh) against a real, throwaway PostgreSQL
 # (scripts/with-postgres.sh) and MariaDB (scripts/with-mariadb.sh, for
 # tests/test_mysql.py), with the host's libpq and MariaDB client hidden from
-# the loader where that can be done (root: unshare --mount). Servers are
-# stopped afterwards, whatever the outcome. Compilation goes through ccache
+# the loader where that can be done (root: unshare --mount). The suites run
+# one after the other on one PostgreSQL and one MariaDB, stopped afterwards
+# whatever the outcome; the next interpreter's venv and wheel are built while
+# the current one is tested. Compilation goes through ccache
 # (build/python/ccache), so the C library is compiled once, not per Python.
 #
 # The first interpreter (python3 on PATH) runs the whole suite, with psycopg
@@ -56,32 +58,77 @@ sdist=$("$root/scripts/python-sdist.sh" "$work/dist")
 echo "sdist: $(basename "$sdist") ($(du -k "$sdist" | cut -f1) KiB)"
 export ADVLOCK_CCACHE_DIR="$work/ccache"
 
-status=0
-first=1
-for python in "${pythons[@]}"; do
+# prepare PYTHON FIRST: a fresh venv for PYTHON with the test tools and its own
+# wheel installed; prints its venv. FIRST=1 adds the first interpreter's extras.
+prepare() {
+  local python=$1 first=$2 version venv wheel
   version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
   venv="$work/venv-$version-$(echo "$python" | md5sum | cut -c1-6)"
-  echo "== Python $version ($python) =="
   # psycopg[binary] brings a libpq of its own: the tests' admin connection
   # works where the host's libpq is hidden.
-  extras=(pytest "psycopg[binary]>=3.1")
-  pytest_args=(-q -rs -p no:cacheprovider)
-  if [ $first -eq 1 ]; then
+  local extras=(pytest "psycopg[binary]>=3.1")
+  if [ "$first" -eq 1 ]; then
     extras+=("psycopg[c]>=3.1" psycopg2 mypy)
-  else
-    pytest_args+=(--deselect tests/test_stubs.py -k "not psycopg2")
   fi
+  # Each step || return: set -e does not apply in a function run as a condition.
   rm -rf "$venv"
-  if ! { "$python" -m venv "$venv" &&
-         "$venv/bin/python" -m pip --disable-pip-version-check -q install "${extras[@]}" &&
-         wheel=$("$root/scripts/python-wheel.sh" "$venv/bin/python" "$sdist" "$work/dist") &&
-         "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-index --no-deps "$wheel"; }; then
-    echo "Python $version: build or install FAILED"; status=1; first=0; continue
+  "$python" -m venv "$venv" >&2 || return
+  "$venv/bin/python" -m pip --disable-pip-version-check -q install "${extras[@]}" >&2 || return
+  wheel=$("$root/scripts/python-wheel.sh" "$venv/bin/python" "$sdist" "$work/dist") || return
+  "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-index --no-deps "$wheel" >&2 || return
+  echo "wheel: $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB)" >&2
+  echo "$venv"
+}
+
+# The builds are CPU work and the suites mostly wait on the servers, so the
+# next interpreter's venv and wheel are made while the current one is tested:
+# this runs in the background and prints one line per interpreter, in order,
+# as each is ready ("ok|failed FIRST VERSION PYTHON VENV LOG"; its output is
+# in LOG).
+prepare_all() {
+  local i first version log venv
+  for i in "${!pythons[@]}"; do
+    # From the second on, niced: those builds run beside a suite and take
+    # the CPU it leaves idle, not its own. The first has no suite to share with.
+    [ "$i" -ne 1 ] || renice -n 19 -p "$BASHPID" >/dev/null || true
+    first=$([ "$i" -eq 0 ] && echo 1 || echo 0)
+    version=$("${pythons[$i]}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    log="$work/prepare-$i.log"
+    if venv=$(prepare "${pythons[$i]}" "$first" 2>"$log"); then
+      echo "ok $first $version ${pythons[$i]} $venv $log"
+    else
+      echo "failed $first $version ${pythons[$i]} - $log"
+    fi
+  done
+}
+exec 3< <(prepare_all)
+preparing=$!
+trap 'kill "$preparing" 2>/dev/null || true' EXIT
+
+# One PostgreSQL and one MariaDB for every interpreter's suite, one suite
+# after the other (the suites leave nothing behind that another would see).
+export ADVLOCK_PYTHON_COUNT=${#pythons[@]}
+status=0
+"$root/scripts/with-postgres.sh" -- \
+  "$root/scripts/with-mariadb.sh" --plugin-load-add=metadata_lock_info -- bash -c '
+  set -uo pipefail
+  status=0 tested=0
+  while read -r -u 3 ready first version python venv log; do
+    tested=$((tested + 1))
+    echo "== Python $version ($python) =="
+    cat "$log"
+    if [ "$ready" != ok ]; then
+      echo "Python $version: build or install FAILED"; status=1; continue
+    fi
+    pytest_args=(-q -rs -p no:cacheprovider)
+    [ "$first" -eq 1 ] || pytest_args+=(--deselect tests/test_stubs.py -k "not psycopg2")
+    "'"$root"'/scripts/python-suite.sh" "$venv" "${pytest_args[@]}" 3<&- || status=1
+  done
+  if [ "$tested" -ne "$ADVLOCK_PYTHON_COUNT" ]; then
+    echo "test-python: only $tested of $ADVLOCK_PYTHON_COUNT interpreters were prepared (see the last one above)"
+    status=1
   fi
-  echo "wheel: $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB)"
-  "$root/scripts/with-postgres.sh" -- \
-    "$root/scripts/with-mariadb.sh" --plugin-load-add=metadata_lock_info -- \
-    "$root/scripts/python-suite.sh" "$venv" "${pytest_args[@]}" || status=1
-  first=0
-done
+  exit $status
+' || status=$?
+wait "$preparing" 2>/dev/null || true
 exit $status

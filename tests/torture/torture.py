@@ -71,8 +71,10 @@ class Network:
         tag = f"{os.getpid() % 100000}"
         self.ns, self.host_if, self.ns_if = f"advt{tag}", f"advt{tag}h", f"advt{tag}n"
         self.table = f"advlock_torture_{tag}"
+        # 10.214, not the fault tests' 10.213 (tests/faults): ctest may run
+        # them at the same time, and one address on two veths breaks both.
         octet = 16 + os.getpid() % 200
-        self.host_ip, self.client_ip = f"10.213.{octet}.1", f"10.213.{octet}.2"
+        self.host_ip, self.client_ip = f"10.214.{octet}.1", f"10.214.{octet}.2"
         self.reason = None
         if os.geteuid() != 0:
             self.reason = "needs root to create a network namespace"
