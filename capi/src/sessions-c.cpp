@@ -225,7 +225,10 @@ advlock_status advlock_lock_options_init(advlock_lock_options *opts, unsigned in
             throw core::InvalidArgument(std::string(function) + ": lock options version " + std::to_string(version) +
                                         " is unknown to this library (version " ADVLOCK_VERSION ")");
         }
-        *opts = advlock_lock_options{};
+        // A version 1 struct ends before slots: write only what the caller has.
+        const std::size_t size = version == 1 ? offsetof(advlock_lock_options, slots) : sizeof *opts;
+        const advlock_lock_options defaults{};
+        std::memcpy(opts, &defaults, size);
         opts->version = version;
         return ADVLOCK_OK;
     });
