@@ -147,8 +147,10 @@ reading the lock table; the strict check (`advlock_lock_verify(lock, 1)`) asks `
 
 The fault test `ProcessAndNetwork.CablePullIsReportedBeforeTheServerFreesTheLock` runs the
 holder in a network namespace joined by a veth pair and drops every packet both ways (nftables),
-with the default heartbeat (interval 2 s, deadline 3 s, so at most 5 s) and advlock's server
-settings (keepalives 10 s + 3 × 5 s).
+with the default heartbeat (interval 2 s, deadline 3 s, so at most 5 s) and the server settings
+advlock derives from it and the default stop grace (10 s, `advlock run --kill-grace`'s default):
+the server may free the locks after 2 + 3 + 10 + 3 s margin = 18 s of silence (keepalives
+9 s + 3 × 3 s, `tcp_user_timeout` 18 s).
 """)
     if trials:
         lines.append("| trial | client reports the loss | server frees the lock | client first |")
@@ -157,9 +159,11 @@ settings (keepalives 10 s + 3 × 5 s).
             lines.append(f"| {i} | {lost / 1000:.2f} s after the pull | {freed / 1000:.2f} s after the pull | "
                          f"{'yes' if lost < freed else 'NO'} |")
         worst = max(lost for lost, _ in trials)
+        slowest_free = max(freed for _, freed in trials)
         ordered = all(lost < freed for lost, freed in trials)
         lines.append(f"\nGoal, reported within interval + deadline (≤ 10 s) and strictly before the server frees "
-                     f"the lock: {verdict(worst <= 10000 and ordered)}.\n")
+                     f"the lock: {verdict(worst <= 10000 and ordered)}. Goal, the server frees a dead holder's "
+                     f"lock within 20 s: {verdict(slowest_free <= 20000)}.\n")
     else:
         lines.append("Not measured in this run: the machine could not create network namespaces.\n")
     return "\n".join(lines)
@@ -355,7 +359,7 @@ sees it.
   between the two entries, so it lasted at most as long as the old holder took to learn of that
   fault; overlaps without such a fault: {unexplained} (goal: zero: {verdict(unexplained == 0)}). An overlap happens when the server frees the lock (terminate, restart) and the
   next worker enters before the old holder has heard; on a silent network the holder lets go
-  first (the server keeps the lock about 25 s), so no overlap. See [safety.md](safety.md).
+  first (the server keeps the lock 18 s by default), so no overlap. See [safety.md](safety.md).
 """
 
 

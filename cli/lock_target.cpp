@@ -1,6 +1,9 @@
 #include "lock_target.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <ctime>
+#include <limits>
 #include <unistd.h>
 
 #include "error.hpp"
@@ -77,9 +80,14 @@ LockTarget lock_target(const Arguments &arguments, const std::optional<advlock::
     }
 }
 
-advlock::session open_session(const std::string &url, const std::string &application_name) {
+advlock::session open_session(const std::string &url, const std::string &application_name,
+                              std::chrono::milliseconds stop_grace) {
     advlock::session_options options;
     options.application_name = application_name;
+    // 0 is the library's default; the library refuses more than an hour, and
+    // so does the command (the session cannot open), before starting the job.
+    options.stop_grace_ms = static_cast<std::int32_t>(std::min<std::chrono::milliseconds::rep>(
+        stop_grace.count(), std::numeric_limits<std::int32_t>::max()));
     return advlock::session::open(url, options);
 }
 

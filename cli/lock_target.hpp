@@ -3,6 +3,7 @@
 // turning advlock's errors into exit codes.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,7 +49,10 @@ std::optional<advlock::registry> registry_option(const Arguments &arguments,
 LockTarget lock_target(const Arguments &arguments, const std::optional<advlock::registry> &registry,
                        const std::string &subcommand);
 
-advlock::session open_session(const std::string &url, const std::string &application_name);
+// stop_grace: how long the command may take to stop its job after a loss
+// (run: --kill-grace); the server frees the locks only after that too.
+advlock::session open_session(const std::string &url, const std::string &application_name,
+                              std::chrono::milliseconds stop_grace = std::chrono::milliseconds(0));
 
 // The exit code for an advlock error.
 int exit_code_for(const advlock::error &error);

@@ -438,8 +438,9 @@ typedef enum advlock_mode {
     ADVLOCK_MODE_INT32_ = 0x7FFFFFFF /**< not a mode: keeps the enum 32 bits wide */
 } advlock_mode;
 
-/** The version of advlock_session_options this header describes. */
-#define ADVLOCK_SESSION_OPTIONS_VERSION 1
+/** The version of advlock_session_options this header describes (2 added
+    stop_grace_ms; a library also takes version 1 structs, which end before it). */
+#define ADVLOCK_SESSION_OPTIONS_VERSION 2
 
 /** Called once when the session's locks are lost. why->status is ADVLOCK_ELOST
    and why->message says what happened; both are valid during the call only.
@@ -458,14 +459,22 @@ typedef struct advlock_session_options {
     unsigned flags;
     /** The watchdog sends a heartbeat after heartbeat_interval_ms without a
        round trip and declares the session lost when no answer arrives within
-       heartbeat_deadline_ms. 0 means the default (2000 and 3000 ms). Their sum
-       must stay below 25000 ms, after which advlock's server settings let the
-       server free a silent client's locks: the client must let go first. */
+       heartbeat_deadline_ms. 0 means the default (2000 and 3000 ms); each may
+       be 10 to 3600000 ms. The server is told to free a silent client's locks
+       only after heartbeat_interval_ms + heartbeat_deadline_ms + stop_grace_ms
+       + 3 s (rounded up to seconds; 18 s by default), so the client always
+       lets go, and has stopped its work, first. */
     int32_t heartbeat_interval_ms;
     int32_t heartbeat_deadline_ms; /**< see heartbeat_interval_ms */
     /** NULL: no callback (advlock_session_check still reports the loss). */
     advlock_lost_callback on_lost;
     void *on_lost_payload; /**< passed to on_lost */
+    /** Version 2: how long, after the loss is reported, the holder may still
+       be doing work under the lock (advlock run: its --kill-grace, the time
+       between SIGTERM and SIGKILL). The server waits that much longer before
+       freeing a silent client's locks. 0 means the default, 10000 ms; at most
+       3600000. A holder that stops at once loses nothing by leaving it. */
+    int32_t stop_grace_ms;
 } advlock_session_options;
 
 /** Accept a hot standby or a read-only server. Locks there exclude only
@@ -477,7 +486,7 @@ typedef struct advlock_session_options {
 #define ADVLOCK_SESSION_ALLOW_POOLER 0x2u
 
 /** The defaults, for `advlock_session_options opts = ADVLOCK_SESSION_OPTIONS_INIT;`. */
-#define ADVLOCK_SESSION_OPTIONS_INIT {ADVLOCK_SESSION_OPTIONS_VERSION, NULL, 0u, 0, 0, NULL, NULL}
+#define ADVLOCK_SESSION_OPTIONS_INIT {ADVLOCK_SESSION_OPTIONS_VERSION, NULL, 0u, 0, 0, NULL, NULL, 0}
 
 /** Fill opts with defaults for the given version (pass
    ADVLOCK_SESSION_OPTIONS_VERSION). */
@@ -535,7 +544,8 @@ ADVLOCK_API advlock_status advlock_session_options_init(advlock_session_options 
  * "advlock:K1:K2" / "advlock:N". MariaDB compares lock names case-sensitively,
  * MySQL ignoring case: do not tell locks apart by case alone. No shared mode
  * and no run ledger (ADVLOCK_EUNSUPPORTED). The server ends an idle lock
- * connection after 25 s (wait_timeout), freeing its locks; the watchdog's
+ * connection after its silence limit (wait_timeout: heartbeat + stop grace + 3 s,
+ * 18 s by default), freeing its locks; the watchdog's
  * heartbeat keeps a live one from idling.
  */
 ADVLOCK_API advlock_status advlock_session_open(advlock_session **out, const char *url,

@@ -316,6 +316,7 @@ struct session_options {
     bool allow_pooler = false;
     std::int32_t heartbeat_interval_ms = 0;  // 0: the default
     std::int32_t heartbeat_deadline_ms = 0;  // 0: the default
+    std::int32_t stop_grace_ms = 0;          // 0: the default (advlock_session_options)
 };
 
 // Called once when the session's locks are lost, with why; on the watchdog
@@ -334,6 +335,7 @@ public:
                           (options.allow_pooler ? ADVLOCK_SESSION_ALLOW_POOLER : 0u);
         c_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
         c_options.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
+        c_options.stop_grace_ms = options.stop_grace_ms;
         advlock_session *s = nullptr;
         detail::check(advlock_session_open(&s, url.c_str(), &c_options));
         return session(s);

@@ -1,5 +1,7 @@
 // Sessions and their locks.
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -119,6 +121,8 @@ advlock_session_options effective_options(const advlock_session_options *given, 
     options.heartbeat_deadline_ms = given->heartbeat_deadline_ms;
     options.on_lost = given->on_lost;
     options.on_lost_payload = given->on_lost_payload;
+    // Version 1 structs end before stop_grace_ms: never read past what the caller has.
+    if (given->version >= 2) options.stop_grace_ms = given->stop_grace_ms;
     return options;
 }
 
@@ -143,7 +147,10 @@ advlock_status advlock_session_options_init(advlock_session_options *opts, unsig
             throw core::InvalidArgument(std::string(function) + ": options version " + std::to_string(version) +
                                         " is unknown to this library (version " ADVLOCK_VERSION ")");
         }
-        *opts = advlock_session_options{};
+        // A version 1 struct ends before stop_grace_ms: write only what the caller has.
+        const std::size_t size = version == 1 ? offsetof(advlock_session_options, stop_grace_ms) : sizeof *opts;
+        const advlock_session_options defaults{};
+        std::memcpy(opts, &defaults, size);
         opts->version = version;
         return ADVLOCK_OK;
     });
@@ -161,6 +168,7 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
         session_options.connect.allow_pooler = (options.flags & ADVLOCK_SESSION_ALLOW_POOLER) != 0;
         if (options.heartbeat_interval_ms) session_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
         if (options.heartbeat_deadline_ms) session_options.heartbeat_deadline_ms = options.heartbeat_deadline_ms;
+        if (options.stop_grace_ms) session_options.stop_grace_ms = options.stop_grace_ms;
         std::shared_ptr<core::LockSession> opened;
         if (core::is_local_url(url)) {
             opened = core::LocalSession::open(url, session_options.heartbeat_interval_ms);
@@ -171,6 +179,7 @@ advlock_status advlock_session_open(advlock_session **out, const char *url, cons
             mysql_options.connect.allow_read_only = session_options.connect.allow_standby;
             mysql_options.heartbeat_interval_ms = session_options.heartbeat_interval_ms;
             mysql_options.heartbeat_deadline_ms = session_options.heartbeat_deadline_ms;
+            mysql_options.stop_grace_ms = session_options.stop_grace_ms;
             opened = core::MysqlSession::open(url, mysql_options);
 #else
             core::refuse_missing_mysql_backend();
@@ -216,7 +225,10 @@ advlock_status advlock_lock_options_init(advlock_lock_options *opts, unsigned in
             throw core::InvalidArgument(std::string(function) + ": lock options version " + std::to_string(version) +
                                         " is unknown to this library (version " ADVLOCK_VERSION ")");
         }
-        *opts = advlock_lock_options{};
+        // A version 1 struct ends before slots: write only what the caller has.
+        const std::size_t size = version == 1 ? offsetof(advlock_lock_options, slots) : sizeof *opts;
+        const advlock_lock_options defaults{};
+        std::memcpy(opts, &defaults, size);
         opts->version = version;
         return ADVLOCK_OK;
     });

@@ -41,7 +41,8 @@ to COMMAND. A signal while waiting for the lock cancels the wait: exit 128+N.
                            exclude exclusive ones
   --conflict-exit-code N   exit code when the lock is held elsewhere (default 3)
   --kill-grace DURATION    time between SIGTERM and SIGKILL when the job is
-                           stopped (default 10s)
+                           stopped (default 10s, at most 1h); the server frees
+                           a silent client's lock only after this + 8s
   --application-name NAME  shown in pg_stat_activity (default "advlock run COMMAND")
   --once-per PERIOD        hour, day, week or month: skip (exit 0) when the job
                            already completed in this period, and record it when

@@ -145,8 +145,9 @@ int run_command(const std::vector<std::string> &args) {
             return on_conflict;
         }
     }
+    // The server must not free the lock while the job may still be stopping.
     advlock::session session = open_session(
-        url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])));
+        url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])), grace);
     SignalRelay signals;
     std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, request, signals);
     if (!lock) {

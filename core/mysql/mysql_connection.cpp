@@ -109,7 +109,7 @@ MysqlConnection MysqlConnection::open(const MysqlUrl &url, const MysqlConnectOpt
     // A global statement time limit (a DBA's guard against runaway queries)
     // would cut a GET_LOCK wait short; the lock session sets its own limits.
     const bool mariadb = std::string(mysql_get_server_info(connection.mysql_.get())).find("MariaDB") != std::string::npos;
-    connection.query("SET SESSION wait_timeout = " + std::to_string(mysql_timeouts::kServerDropsIdleClientS) +
+    connection.query("SET SESSION wait_timeout = " + std::to_string(options.silence_limit_s) +
                          (mariadb ? ", max_statement_time = 0" : ", max_execution_time = 0"),
                      doing);
     const std::vector<MysqlRow> identity = connection.query("SELECT CONNECTION_ID(), @@global.read_only, VERSION()", doing);

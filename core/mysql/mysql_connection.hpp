@@ -1,7 +1,7 @@
 // A MariaDB Connector/C connection owned by one advlock MySQL session: opened
 // with automatic reconnection off (a reconnected session would hold none of
 // the locks), client TCP keepalives, utf8mb4, and wait_timeout short enough
-// that the server frees a vanished client's locks (mysql_timeouts below);
+// that the server frees a vanished client's locks (MysqlConnectOptions::silence_limit_s);
 // refused on a read-only server or a Galera node unless the caller opted in.
 // mysql_reset_connection and mysql_change_user, which drop a session's locks,
 // are never called on it.
@@ -16,19 +16,19 @@
 #include <mysql.h>
 
 #include "mysql/mysql_url.hpp"
+#include "session/heartbeat_settings.hpp"
 
 namespace advlock::core {
 
-namespace mysql_timeouts {
-// The server ends a lock connection idle this long (SET SESSION wait_timeout),
-// which frees its locks; the watchdog's heartbeat keeps a live one busy, so
-// heartbeat interval + deadline must stay below it (as on PostgreSQL).
-constexpr int kServerDropsIdleClientS = 25;
-}  // namespace mysql_timeouts
 
 struct MysqlConnectOptions {
     std::string application_name;  // empty: the URL's, else "advlock"
     bool allow_read_only = false;  // accept @@read_only = 1 (a replica's locks exclude no one on the primary)
+    // The server ends a lock connection idle this long (SET SESSION
+    // wait_timeout), which frees its locks; the watchdog's heartbeat keeps a
+    // live one busy. The session's heartbeat and stop grace decide it
+    // (session/heartbeat_settings.hpp), as on PostgreSQL.
+    int silence_limit_s = server_silence_limit_s(HeartbeatSettings{});
 };
 
 using MysqlRow = std::vector<std::optional<std::string>>;

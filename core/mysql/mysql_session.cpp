@@ -44,13 +44,15 @@ MysqlSession::MysqlSession(MysqlConnection connection, const MysqlSessionOptions
       connection_id_(connection_.connection_id()),
       heartbeat_interval_(options.heartbeat_interval_ms),
       heartbeat_deadline_(options.heartbeat_deadline_ms),
+      silence_limit_s_(server_silence_limit_s(options.heartbeat())),
       server_waits_([this] { connection_.kill_running_statement(); }) {}
 
 std::shared_ptr<MysqlSession> MysqlSession::open(const std::string &url, const MysqlSessionOptions &options) {
-    validate_heartbeat(options.heartbeat_interval_ms, options.heartbeat_deadline_ms,
-                       mysql_timeouts::kServerDropsIdleClientS * 1000LL);
+    validate_heartbeat(options.heartbeat());
     const MysqlUrl parsed = parse_mysql_url(url);
-    std::shared_ptr<MysqlSession> session(new MysqlSession(MysqlConnection::open(parsed, options.connect), options));
+    MysqlConnectOptions connect = options.connect;
+    connect.silence_limit_s = server_silence_limit_s(options.heartbeat());
+    std::shared_ptr<MysqlSession> session(new MysqlSession(MysqlConnection::open(parsed, connect), options));
     session->start_watchdog();
     return session;
 }

@@ -30,8 +30,10 @@ namespace advlock::core {
 
 struct MysqlSessionOptions {
     MysqlConnectOptions connect;
-    int heartbeat_interval_ms = 2000;
-    int heartbeat_deadline_ms = 3000;
+    int heartbeat_interval_ms = kHeartbeatIntervalDefaultMs;
+    int heartbeat_deadline_ms = kHeartbeatDeadlineDefaultMs;
+    int stop_grace_ms = kStopGraceDefaultMs;  // as PgSessionOptions::stop_grace_ms
+    HeartbeatSettings heartbeat() const { return {heartbeat_interval_ms, heartbeat_deadline_ms, stop_grace_ms}; }
 };
 
 class MysqlSession final : public LockSession {
@@ -97,6 +99,7 @@ private:
     MysqlConnection connection_;
     const unsigned long connection_id_;
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
+    const int silence_limit_s_;  // the server's wait_timeout (for messages)
     HoldCounts<std::string> holds_;  // by lock name, always exclusive
     PendingUnlocks pending_unlocks_;
 

@@ -70,7 +70,7 @@ void MysqlSession::heartbeat_locked() {
         declare_lost("no answer to the heartbeat within " + std::to_string(heartbeat_deadline_.count()) +
                      " ms: the network to the server is down or the server is stuck; the server frees the locks "
                      "once it notices the silence (wait_timeout, " +
-                     std::to_string(mysql_timeouts::kServerDropsIdleClientS) + " s)");
+                     std::to_string(silence_limit_s_) + " s)");
         // The late answer must never be read as the answer to a later call.
         ::shutdown(connection_.socket(), SHUT_RDWR);
         return;

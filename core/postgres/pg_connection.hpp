@@ -10,6 +10,8 @@
 
 #include <libpq-fe.h>
 
+#include "session/heartbeat_settings.hpp"
+
 #include "postgres/pg_heartbeat.hpp"
 
 namespace advlock::core {
@@ -21,6 +23,10 @@ struct PgConnectOptions {
     bool allow_standby = false;
     // Accept a connection pooler between client and server (safe only in PgBouncer session mode).
     bool allow_pooler = false;
+    // Seconds of silence after which the server drops the connection, and so
+    // frees its locks (tcp_keepalives_*, tcp_user_timeout): the session's
+    // heartbeat and stop grace decide it (session/heartbeat_settings.hpp).
+    int silence_limit_s = server_silence_limit_s(HeartbeatSettings{});
 };
 
 class PgConnection {

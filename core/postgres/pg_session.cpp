@@ -63,10 +63,6 @@ std::string wait_sql(const Key &key, LockMode mode, long long timeout_ms, bool f
            (fenced ? "; SELECT " + fence_next_sql(key, false) : std::string());
 }
 
-void validate(const PgSessionOptions &options) {
-    validate_heartbeat(options.heartbeat_interval_ms, options.heartbeat_deadline_ms,
-                       pg_timeouts::kServerDropsSilentClientMs);
-}
 
 }  // namespace
 
@@ -89,11 +85,14 @@ PgSession::PgSession(PgConnection connection, const PgSessionOptions &options)
       identity_(connection_.identity()),
       heartbeat_interval_(options.heartbeat_interval_ms),
       heartbeat_deadline_(options.heartbeat_deadline_ms),
+      silence_limit_s_(server_silence_limit_s(options.heartbeat())),
       server_waits_([this] { connection_.cancel_running_statement(nullptr); }) {}
 
 std::shared_ptr<PgSession> PgSession::open(const std::string &url, const PgSessionOptions &options) {
-    validate(options);
-    std::shared_ptr<PgSession> session(new PgSession(PgConnection::open(url, options.connect), options));
+    validate_heartbeat(options.heartbeat());
+    PgConnectOptions connect = options.connect;
+    connect.silence_limit_s = server_silence_limit_s(options.heartbeat());
+    std::shared_ptr<PgSession> session(new PgSession(PgConnection::open(url, connect), options));
     session->start_watchdog();
     return session;
 }

@@ -36,9 +36,14 @@ class Registry;
 struct PgSessionOptions {
     PgConnectOptions connect;
     // The watchdog sends a heartbeat after this long without a round trip...
-    int heartbeat_interval_ms = pg_timeouts::kHeartbeatIntervalMs;
+    int heartbeat_interval_ms = kHeartbeatIntervalDefaultMs;
     // ...and declares the session lost when the answer takes longer than this.
-    int heartbeat_deadline_ms = pg_timeouts::kHeartbeatDeadlineMs;
+    int heartbeat_deadline_ms = kHeartbeatDeadlineDefaultMs;
+    // How long after the loss is reported the holder may still be doing its
+    // work (`advlock run`: its --kill-grace); the server waits that much longer.
+    int stop_grace_ms = kStopGraceDefaultMs;
+    // connect.silence_limit_s is derived from the three by open().
+    HeartbeatSettings heartbeat() const { return {heartbeat_interval_ms, heartbeat_deadline_ms, stop_grace_ms}; }
 };
 
 class PgSession final : public LockSession {
@@ -112,6 +117,7 @@ private:
     PgConnection connection_;
     const ServerIdentity identity_;
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
+    const int silence_limit_s_;  // when the server drops a silent client (for messages)
     bool prepared_[kLockFunctionCount][2][2] = {};  // prepared statements: function x mode x key space
     HoldCounts<Key, KeyHash> holds_;
     PendingUnlocks pending_unlocks_;

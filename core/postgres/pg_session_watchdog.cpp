@@ -79,7 +79,7 @@ void PgSession::heartbeat_locked() {
             declare_lost("no answer to the heartbeat within " + std::to_string(heartbeat_deadline_.count()) +
                          " ms: the network to the server is down or the server is stuck; the server frees the "
                          "locks only once it notices the silence (about " +
-                         std::to_string(pg_timeouts::kServerDropsSilentClientMs / 1000) + " s)");
+                         std::to_string(silence_limit_s_) + " s)");
             return;
         }
         pollfd socket{PQsocket(conn), POLLIN, 0};

@@ -22,17 +22,18 @@ namespace {
 // transaction_timeout), cut its waits short (statement_timeout, lock_timeout:
 // a wait sets its own), or change which functions its SQL names reach
 // (search_path; every name is schema-qualified as well).
-std::string settings_sql(int server_version) {
+std::string settings_sql(int server_version, int silence_limit_s) {
     namespace t = pg_timeouts;
     std::string sql;
-    const auto set = [&sql](const char *name, const char *value) {
+    const auto set = [&sql](const char *name, const std::string &value) {
         sql += std::string("SET ") + name + " = " + value + "; ";  // numbers and names: no quoting
     };
+    const t::ServerKeepalives keepalives = t::server_keepalives(silence_limit_s);
     set("search_path", "pg_catalog, pg_temp");
-    set("tcp_keepalives_idle", t::kServerKeepalivesIdle);
-    set("tcp_keepalives_interval", t::kServerKeepalivesInterval);
-    set("tcp_keepalives_count", t::kServerKeepalivesCount);
-    if (server_version >= 120000) set("tcp_user_timeout", t::kServerTcpUserTimeoutMs);
+    set("tcp_keepalives_idle", std::to_string(keepalives.idle_s));
+    set("tcp_keepalives_interval", std::to_string(keepalives.interval_s));
+    set("tcp_keepalives_count", std::to_string(keepalives.count));
+    if (server_version >= 120000) set("tcp_user_timeout", std::to_string(silence_limit_s * 1000LL));
     if (server_version >= 140000) set("client_connection_check_interval", t::kServerClientCheckIntervalMs);
     set("statement_timeout", "0");
     set("lock_timeout", "0");
@@ -57,16 +58,16 @@ bool set_by_role_or_database(const char *source) {
     return s == "user" || s == "database" || s == "database user";
 }
 
-std::string check_sql(PGconn *conn, bool take_sentinel) {
-    return settings_sql(PQserverVersion(conn)) +
+std::string check_sql(PGconn *conn, int silence_limit_s, bool take_sentinel) {
+    return settings_sql(PQserverVersion(conn), silence_limit_s) +
            "SELECT pg_catalog.pg_backend_pid(), pg_catalog.pg_is_in_recovery(), "
            "pg_catalog.current_setting('transaction_read_only'), "
            "pg_catalog.pg_postmaster_start_time()::pg_catalog.text" +
            kReadOnlySourceSql + (take_sentinel ? take_sentinel_sql() : "");
 }
 
-PgResult run_check(PGconn *conn, bool take_sentinel) {
-    return PgResult(PQexec(conn, check_sql(conn, take_sentinel).c_str()));
+PgResult run_check(PGconn *conn, int silence_limit_s, bool take_sentinel) {
+    return PgResult(PQexec(conn, check_sql(conn, silence_limit_s, take_sentinel).c_str()));
 }
 
 bool failed(const PgResult &result, ExecStatusType expected = PGRES_TUPLES_OK) {
@@ -79,7 +80,7 @@ bool failed(const PgResult &result, ExecStatusType expected = PGRES_TUPLES_OK) {
 ServerIdentity check_target_and_configure(PGconn *conn, const PgConnectOptions &options, const std::string &where,
                                           const std::vector<std::string> &secrets) {
     ServerIdentity identity;
-    PgResult result = run_check(conn, true);
+    PgResult result = run_check(conn, options.silence_limit_s, true);
     if (failed(result) && PQstatus(conn) == CONNECTION_OK && sqlstate_of(result.get()) == "42501") {
         // EXECUTE on the advisory-lock functions revoked for this role: the
         // session cannot lock, but may still look (holders, advlock status).
@@ -89,7 +90,7 @@ ServerIdentity check_target_and_configure(PGconn *conn, const PgConnectOptions &
                        trimmed_message(PQresultErrorMessage(result.get())) +
                        ". A DBA can allow it: advlock sql grant --role " + PQuser(conn) + " | psql URL",
                    secrets);
-        result = run_check(conn, false);
+        result = run_check(conn, options.silence_limit_s, false);
     }
     if (failed(result)) {
         const char *reason = result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn);

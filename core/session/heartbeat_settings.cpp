@@ -6,19 +6,21 @@
 
 namespace advlock::core {
 
-void validate_heartbeat(int interval_ms, int deadline_ms, long long server_frees_locks_after_ms) {
-    if (interval_ms < kHeartbeatMinimumMs || deadline_ms < kHeartbeatMinimumMs) {
-        throw InvalidArgument("heartbeat interval " + std::to_string(interval_ms) + " ms and deadline " +
-                              std::to_string(deadline_ms) + " ms: both must be at least " +
-                              std::to_string(kHeartbeatMinimumMs) + " ms");
+namespace {
+
+void require_within(const char *what, long long value_ms, long long minimum_ms, long long maximum_ms) {
+    if (value_ms < minimum_ms || value_ms > maximum_ms) {
+        throw InvalidArgument(std::string(what) + " " + std::to_string(value_ms) + " ms: must be " +
+                              std::to_string(minimum_ms) + " to " + std::to_string(maximum_ms) + " ms");
     }
-    if (static_cast<long long>(interval_ms) + deadline_ms >= server_frees_locks_after_ms) {
-        throw InvalidArgument(
-            "heartbeat interval " + std::to_string(interval_ms) + " ms + deadline " + std::to_string(deadline_ms) +
-            " ms must stay below the " + std::to_string(server_frees_locks_after_ms) +
-            " ms after which the server frees the locks of a silent client; otherwise, after a network loss, "
-            "another job could take the lock before this one learns it lost it");
-    }
+}
+
+}  // namespace
+
+void validate_heartbeat(const HeartbeatSettings &settings) {
+    require_within("heartbeat interval", settings.interval_ms, kHeartbeatMinimumMs, kHeartbeatMaximumMs);
+    require_within("heartbeat deadline", settings.deadline_ms, kHeartbeatMinimumMs, kHeartbeatMaximumMs);
+    require_within("stop grace (how long the holder may take to stop after a loss; advlock run: --kill-grace)", settings.stop_grace_ms, 0, kHeartbeatMaximumMs);
 }
 
 }  // namespace advlock::core

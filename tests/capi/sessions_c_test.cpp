@@ -2,6 +2,8 @@
 // connection failures that must not leak the password.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -18,6 +20,24 @@ TEST(SessionsC, OptionsInitSetsTheVersionAndRefusesUnknownOnes) {
     EXPECT_EQ(advlock_session_options_init(&options, 99), ADVLOCK_EINVAL);
     EXPECT_NE(std::string(advlock_error_last()->message).find("options version 99 is unknown"), std::string::npos);
     EXPECT_EQ(advlock_session_options_init(nullptr, 1), ADVLOCK_EINVAL);
+}
+
+// A program built against an older header passes a shorter struct: init
+// must not write past it (the guard bytes after it stay as they were).
+template <typename Options>
+bool init_stays_within(advlock_status (*init)(Options *, unsigned), std::size_t version_1_size) {
+    alignas(Options) unsigned char caller[sizeof(Options) + 8];
+    std::memset(caller, 0xAB, sizeof caller);
+    if (init(reinterpret_cast<Options *>(caller), 1) != ADVLOCK_OK) return false;
+    for (std::size_t i = version_1_size; i < sizeof caller; ++i) {
+        if (caller[i] != 0xAB) return false;
+    }
+    return reinterpret_cast<Options *>(caller)->version == 1;
+}
+
+TEST(SessionsC, OptionsInitWritesOnlyAVersion1StructsBytes) {
+    EXPECT_TRUE(init_stays_within(advlock_session_options_init, offsetof(advlock_session_options, stop_grace_ms)));
+    EXPECT_TRUE(init_stays_within(advlock_lock_options_init, offsetof(advlock_lock_options, slots)));
 }
 
 TEST(SessionsC, OpenRefusesNullsAndUnknownOptionVersions) {

@@ -17,7 +17,7 @@ using namespace advlock::core;
 
 namespace {
 
-PgSessionOptions options(int interval_ms = pg_timeouts::kHeartbeatIntervalMs) {
+PgSessionOptions options(int interval_ms = kHeartbeatIntervalDefaultMs) {
     PgSessionOptions o;
     o.heartbeat_interval_ms = interval_ms;
     return o;

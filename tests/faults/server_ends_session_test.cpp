@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstddef>
+#include <cstring>
 #include <thread>
 #include <string>
 
@@ -139,21 +141,47 @@ TEST(ServerEndsSession, ImmediateRestartIsNoticed) {
     EXPECT_EQ(advlock_lock_release(held.get()), ADVLOCK_ELOST);
 }
 
-TEST(HeartbeatOptions, SettingsThatWouldNotUndercutTheServerAreRefused) {
+TEST(HeartbeatOptions, SettingsOutOfRangeAreRefusedAndLongOnesAccepted) {
     advlock_session_options options;
     advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
     advlock_session *session = nullptr;
-    options.heartbeat_interval_ms = 20000;
+    options.heartbeat_interval_ms = 3600001;
     options.heartbeat_deadline_ms = 5000;
     EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_EINVAL);
-    EXPECT_NE(std::string(advlock_error_last()->message).find("must stay below the 25000 ms"), std::string::npos)
+    EXPECT_NE(std::string(advlock_error_last()->message).find("must be 10 to 3600000 ms"), std::string::npos)
         << advlock_error_last()->message;
     options.heartbeat_interval_ms = 5;
     options.heartbeat_deadline_ms = 0;
     EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_EINVAL);
-    options.heartbeat_interval_ms = 50;
-    options.heartbeat_deadline_ms = 100;
-    EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_OK);
+    options.heartbeat_interval_ms = 2000;
+    options.stop_grace_ms = -5;
+    EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_EINVAL);
+    EXPECT_NE(std::string(advlock_error_last()->message).find("stop grace"), std::string::npos);
+    // Once refused (their sum reached the server's fixed 25 s): the server's
+    // limit now follows them.
+    options.heartbeat_interval_ms = 20000;
+    options.heartbeat_deadline_ms = 5000;
+    options.stop_grace_ms = 15000;
+    EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(), &options), ADVLOCK_OK)
+        << advlock_error_last()->message;
+    advlock_session_free(session);
+}
+
+TEST(HeartbeatOptions, AVersion1StructIsReadAndWrittenOnlyAsFarAsItGoes) {
+    // What a program built against version 1 of the header passes: the struct
+    // ends before stop_grace_ms; a guard after it must stay untouched.
+    struct {
+        unsigned char v1[offsetof(advlock_session_options, stop_grace_ms)];
+        unsigned char guard[8];
+    } caller;
+    std::memset(&caller, 0xAB, sizeof caller);
+    ASSERT_EQ(advlock_session_options_init(reinterpret_cast<advlock_session_options *>(&caller), 1), ADVLOCK_OK);
+    for (unsigned char byte : caller.guard) EXPECT_EQ(byte, 0xAB);
+    advlock_session *session = nullptr;
+    EXPECT_EQ(advlock_session_open(&session, postgres_url().c_str(),
+                                   reinterpret_cast<const advlock_session_options *>(&caller)),
+              ADVLOCK_OK)
+        << advlock_error_last()->message;
     advlock_session_free(session);
 }
 

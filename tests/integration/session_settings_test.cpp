@@ -25,10 +25,11 @@ std::string show(PGconn *conn, const std::string &setting) {
 TEST(SessionSettings, ServerSideKeepalivesAndChecksAreSet) {
     PgConnection connection = PgConnection::open(advlock::test::postgres_url(), {});
     PGconn *conn = connection.get();
-    EXPECT_EQ(show(conn, "tcp_keepalives_idle"), pg_timeouts::kServerKeepalivesIdle);
-    EXPECT_EQ(show(conn, "tcp_keepalives_interval"), pg_timeouts::kServerKeepalivesInterval);
-    EXPECT_EQ(show(conn, "tcp_keepalives_count"), pg_timeouts::kServerKeepalivesCount);
-    EXPECT_EQ(show(conn, "tcp_user_timeout"), pg_timeouts::kServerTcpUserTimeoutMs);
+    // The default silence limit, 18 s: 9 s idle + 3 probes x 3 s.
+    EXPECT_EQ(show(conn, "tcp_keepalives_idle"), "9");
+    EXPECT_EQ(show(conn, "tcp_keepalives_interval"), "3");
+    EXPECT_EQ(show(conn, "tcp_keepalives_count"), "3");
+    EXPECT_EQ(show(conn, "tcp_user_timeout"), "18000");
     EXPECT_EQ(show(conn, "client_connection_check_interval"), "5s");
     // Nothing that would end an idle lock session or cut a wait short.
     for (const char *off : {"statement_timeout", "lock_timeout", "idle_session_timeout",
@@ -37,6 +38,16 @@ TEST(SessionSettings, ServerSideKeepalivesAndChecksAreSet) {
     }
     EXPECT_EQ(show(conn, "search_path"), "pg_catalog, pg_temp");
     EXPECT_EQ(connection.backend_pid(), PQbackendPID(conn));
+}
+
+TEST(SessionSettings, ALongerStopGraceMovesTheServersSilenceLimit) {
+    // advlock run --kill-grace 15s: 2 + 3 + 15 + 3 = 23 s, 11 s idle + 3 x 4 s.
+    PgConnectOptions options;
+    options.silence_limit_s = server_silence_limit_s(HeartbeatSettings{2000, 3000, 15000});
+    PgConnection connection = PgConnection::open(advlock::test::postgres_url(), options);
+    EXPECT_EQ(show(connection.get(), "tcp_keepalives_idle"), "11");
+    EXPECT_EQ(show(connection.get(), "tcp_keepalives_interval"), "4");
+    EXPECT_EQ(show(connection.get(), "tcp_user_timeout"), "23000");
 }
 
 std::string target_session_attrs(PGconn *conn) {

@@ -69,11 +69,23 @@ TEST(MysqlSessionCore, WaitTimeoutEndingTheSessionIsALoss) {
     while (admin.holder_of(*target.name()) != "free") std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
-TEST(MysqlSessionCore, HeartbeatSettingsMustUndercutTheServersIdleTimeout) {
+TEST(MysqlSessionCore, HeartbeatSettingsOutOfRangeAreRefused) {
     core::MysqlSessionOptions options;
-    options.heartbeat_interval_ms = 20000;
-    options.heartbeat_deadline_ms = 6000;
+    options.heartbeat_interval_ms = core::kHeartbeatMaximumMs + 1;
     EXPECT_THROW(MysqlSession::open(mariadb_url(), options), core::InvalidArgument);
+    options.heartbeat_interval_ms = 2000;
+    options.stop_grace_ms = -1;
+    EXPECT_THROW(MysqlSession::open(mariadb_url(), options), core::InvalidArgument);
+}
+
+TEST(MysqlSessionCore, TheServersIdleTimeoutIsTheSessionsSilenceLimit) {
+    // Default: 2 + 3 + 10 + 3 = 18 s; a 15 s stop grace: 23 s.
+    core::MysqlConnection plain = core::MysqlConnection::open(core::parse_mysql_url(mariadb_url()), {});
+    EXPECT_EQ(plain.query("SELECT @@session.wait_timeout", "test").at(0).at(0).value_or(""), "18");
+    core::MysqlConnectOptions longer;
+    longer.silence_limit_s = core::server_silence_limit_s(core::HeartbeatSettings{2000, 3000, 15000});
+    core::MysqlConnection graced = core::MysqlConnection::open(core::parse_mysql_url(mariadb_url()), longer);
+    EXPECT_EQ(graced.query("SELECT @@session.wait_timeout", "test").at(0).at(0).value_or(""), "23");
 }
 
 TEST(MysqlSessionCore, AnOptionFileCannotTurnOnReconnectOrChangeTheCharacterSet) {
