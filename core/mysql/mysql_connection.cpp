@@ -59,8 +59,8 @@ std::vector<std::string> connection_secrets(const MysqlUrl &url) {
 // holding none of the locks.
 void reassert_session_options(MYSQL *mysql) {
     const my_bool no = 0;
-    mysql_optionsv(mysql, MYSQL_OPT_RECONNECT, &no);
-    mysql_optionsv(mysql, MYSQL_OPT_LOCAL_INFILE, &no);
+    mysql_options(mysql, MYSQL_OPT_RECONNECT, &no);
+    mysql_options(mysql, MYSQL_OPT_LOCAL_INFILE, &no);
     if (std::string_view(mysql_character_set_name(mysql)) != "utf8mb4") mysql_set_character_set(mysql, "utf8mb4");
 }
 
@@ -72,16 +72,16 @@ std::unique_ptr<MYSQL, void (*)(MYSQL *)> connect_mysql(const MysqlUrl &url, con
     if (!mysql) throw ConnectError("cannot connect to MySQL: out of memory");
     const my_bool no = 0;
     const unsigned int timeout = url.connect_timeout_s;
-    mysql_optionsv(mysql.get(), MYSQL_OPT_RECONNECT, &no);  // a new session would hold none of the locks
-    mysql_optionsv(mysql.get(), MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-    mysql_optionsv(mysql.get(), MYSQL_OPT_LOCAL_INFILE, &no);
-    mysql_optionsv(mysql.get(), MYSQL_SET_CHARSET_NAME, "utf8mb4");  // names beyond the BMP
-    mysql_optionsv(mysql.get(), MYSQL_OPT_CONNECT_ATTR_ADD, "program_name", application_name.c_str());
+    mysql_options(mysql.get(), MYSQL_OPT_RECONNECT, &no);  // a new session would hold none of the locks
+    mysql_options(mysql.get(), MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_options(mysql.get(), MYSQL_OPT_LOCAL_INFILE, &no);
+    mysql_options(mysql.get(), MYSQL_SET_CHARSET_NAME, "utf8mb4");  // names beyond the BMP
+    mysql_options4(mysql.get(), MYSQL_OPT_CONNECT_ATTR_ADD, "program_name", application_name.c_str());
     // The [client] group of the option files the mysql client reads (or the
     // one file the URL names) fills in what the URL leaves out: what is given
     // to mysql_real_connect below wins, NULL and 0 let the files speak.
-    if (!url.option_file.empty()) mysql_optionsv(mysql.get(), MYSQL_READ_DEFAULT_FILE, url.option_file.c_str());
-    mysql_optionsv(mysql.get(), MYSQL_READ_DEFAULT_GROUP, "client");
+    if (!url.option_file.empty()) mysql_options(mysql.get(), MYSQL_READ_DEFAULT_FILE, url.option_file.c_str());
+    mysql_options(mysql.get(), MYSQL_READ_DEFAULT_GROUP, "client");
     const char *password = url.password ? url.password->c_str() : nullptr;  // NULL: option file, else MYSQL_PWD
     if (!mysql_real_connect(mysql.get(), or_null(url.host), or_null(url.user), password, or_null(url.database),
                             url.port, or_null(url.socket), 0)) {
