@@ -48,6 +48,14 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR}/capi)
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME ${_advlock_lib_package})
+# libadvlock.so loads the client libraries when a session needs them
+# (core/client_libraries), so dpkg-shlibdeps cannot see them: PostgreSQL's is
+# a dependency, MariaDB's a recommendation (PostgreSQL-only hosts may go
+# without it; a mysql:// URL then fails naming the package).
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libpq5")
+if(ADVLOCK_WITH_MYSQL)
+  set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "libmariadb3")
+endif()
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION "advlock: cross-host job locks (shared library)
  libadvlock keeps jobs from running twice at once, across hosts, with

@@ -6,7 +6,8 @@
 #   - man advlock finds the page;
 #   - a C program builds against the installed package with pkg-config and
 #     with find_package(advlock), and runs;
-#   - Depends: names what the binaries link (libpq5, libadvlock0).
+#   - Depends: names what the binaries need (libadvlock0, libpq5; libmariadb3
+#     recommended), and neither binary links a client library itself.
 # The packages are purged at the end, whatever happened, so no later suite
 # finds a libadvlock in /usr/lib. Needs root (or sudo) and dpkg; without them
 # it says why and exits 77 (skipped). Prints "deb: N checks, M failed".
@@ -91,17 +92,25 @@ for package in "${packages[@]}"; do
   echo "  $package Depends: $(dpkg-query -W -f='${Depends}' "$package" 2>/dev/null)"
 done
 depends=$(dpkg -s advlock 2>/dev/null | sed -n 's/^Depends: //p')
-if [[ $depends == *libpq5* && $depends == *libadvlock0* ]]; then
-  pass "advlock Depends: names libpq5 and libadvlock0"
-else
-  fail "advlock Depends: should name libpq5 and libadvlock0: $depends"
-fi
+check "advlock Depends: names libadvlock0: $depends" grep -q libadvlock0 <<<"$depends"
+# libadvlock.so.0 loads libpq and libmariadb on demand (core/client_libraries):
+# its package names them itself, MariaDB's only as a recommendation.
 lib_depends=$(dpkg -s libadvlock0 2>/dev/null | sed -n 's/^Depends: //p')
-if readelf -d /usr/lib/*/libadvlock.so.0 2>/dev/null | grep -q libmariadb; then
-  check "libadvlock0 Depends: names libmariadb3, which it links" grep -q libmariadb3 <<<"$lib_depends"
+lib_recommends=$(dpkg -s libadvlock0 2>/dev/null | sed -n 's/^Recommends: //p')
+check "libadvlock0 Depends: names libpq5, which it loads: $lib_depends" grep -q libpq5 <<<"$lib_depends"
+check "libadvlock0 Depends: has no libmariadb3 (a PostgreSQL-only host goes without)" \
+  test "${lib_depends/libmariadb/}" = "$lib_depends"
+if grep -q libmariadb.so.3 /usr/lib/*/libadvlock.so.0 2>/dev/null; then
+  check "libadvlock0 Recommends: names libmariadb3, which it loads for mysql:// URLs: $lib_recommends" \
+    grep -q libmariadb3 <<<"$lib_recommends"
 else
-  check "libadvlock0 Depends: has no libmariadb3 (built without MySQL)" test "${lib_depends/libmariadb/}" = "$lib_depends"
+  check "libadvlock0 Recommends: has no libmariadb3 (built without MySQL)" \
+    test "${lib_recommends/libmariadb/}" = "$lib_recommends"
 fi
+for binary in /usr/bin/advlock /usr/lib/*/libadvlock.so.0; do
+  check "$binary links neither libpq nor libmariadb (loaded when a session needs them)" \
+    bash -c '! readelf -d "$1" | grep -qE "NEEDED.*(libpq|libmariadb)"' _ "$binary"
+done
 
 echo "== the command, from cron's environment (env -i) =="
 version=$(env -i /usr/bin/advlock --version 2>&1)

@@ -5,6 +5,7 @@
 
 #include <libpq-fe.h>
 
+#include "error.hpp"
 #include "text/url_credentials.hpp"
 
 namespace advlock::core {
@@ -86,9 +87,16 @@ void add_keyword_secrets(std::vector<std::string> &secrets, std::string_view con
 
 // What libpq itself takes for the password (and the SSL key's passphrase),
 // URL or key=value: the reading that matters most, when libpq can parse it.
+// A host without libpq (libadvlock.so loads it on demand, client_libraries/)
+// has the other two readings: no PostgreSQL session can use the URL there.
 void add_libpq_secrets(std::vector<std::string> &secrets, const std::string &conninfo) {
     char *error = nullptr;
-    PQconninfoOption *options = PQconninfoParse(conninfo.c_str(), &error);
+    PQconninfoOption *options = nullptr;
+    try {
+        options = PQconninfoParse(conninfo.c_str(), &error);
+    } catch (const Unsupported &) {
+        return;
+    }
     PQfreemem(error);
     if (!options) return;
     for (const PQconninfoOption *option = options; option->keyword; ++option) {

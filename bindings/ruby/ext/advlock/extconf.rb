@@ -83,7 +83,10 @@ def use_vendored_advlock(vendor)
   # The vendored sources are the full build, MySQL/MariaDB backend included
   # (what core/CMakeLists.txt defines for ADVLOCK_WITH_MYSQL=ON).
   $CPPFLAGS << " -DADVLOCK_WITH_MYSQL=1"
-  Dir.chdir(__dir__) { Dir["vendor/core/**/*.cpp", "vendor/capi/src/*.cpp"] } + ["advlock_ruby_wrap.cxx"]
+  # Linked against the libraries, so not core/client_libraries (which loads
+  # them on demand, for libadvlock.so and the command only).
+  core = Dir.chdir(__dir__) { Dir["vendor/core/**/*.cpp", "vendor/capi/src/*.cpp"] }
+  core.reject { |path| path.start_with?("vendor/core/client_libraries/") } + ["advlock_ruby_wrap.cxx"]
 end
 
 system_lib = %w[advlock-dir advlock-include advlock-lib].any? { |option| with_config(option) }
