@@ -17,10 +17,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// After a user call, the watchdog keeps off the socket this long: a burst of
-// calls then costs it one wake-up, not one per round trip. It is also the
-// longest a loss right after a call waits to be noticed.
-constexpr std::chrono::milliseconds kUserQuietPeriod{2};
+// While a user call has the connection, the watchdog does not wait for the
+// socket to become readable (the call's answer would wake it each round
+// trip); it listens only for the server closing the connection (POLLRDHUP,
+// which answers do not raise: the kernel wakes a poll only for the events it
+// asked for) and looks again this often. Between calls it waits for the
+// socket as when idle, so news right after a call (a terminated session's
+// FATAL message comes well before its close) is read at once; a burst of
+// calls then costs it at most two wake-ups per slice, not one per round trip.
+constexpr std::chrono::milliseconds kCallPollSlice{2};
 
 int milliseconds_until(Clock::time_point when) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now()).count();
@@ -109,6 +114,10 @@ std::int64_t WatchSignals::now_ns() {
 
 bool run_watch_loop(WatchSignals &signals, std::mutex &session_mutex, const LossState &loss, const WatchHooks &hooks) {
     Clock::time_point last_heartbeat = Clock::now();
+    // The server closed the connection while a user call had it: that call
+    // sees it; the socket, which would stay ready, is left out of the polls
+    // during calls from then on.
+    bool closed_during_a_call = false;
     while (!signals.stopping.load() && !loss.lost()) {
         bool pending = hooks.pending && hooks.pending();
         if (pending) {
@@ -120,21 +129,26 @@ bool run_watch_loop(WatchSignals &signals, std::mutex &session_mutex, const Loss
         }
         const Clock::time_point last_call{Clock::duration(signals.last_call_end_ns.load())};
         const Clock::time_point heartbeat_due = std::max(last_heartbeat, last_call) + hooks.heartbeat_interval;
-        const bool user_busy =
-            signals.calls_in_progress.load() > 0 || Clock::now() - last_call < kUserQuietPeriod;
+        const bool call_running = signals.calls_in_progress.load() > 0;
 
-        pollfd watched[2] = {{signals.wake_fd, POLLIN, 0}, {hooks.socket, POLLIN, 0}};
-        const int timeout = user_busy || pending ? milliseconds_until(std::min(heartbeat_due, Clock::now() + kUserQuietPeriod))
-                                      : milliseconds_until(heartbeat_due);
-        const int ready = ::poll(watched, user_busy ? 1 : 2, timeout);
+        pollfd watched[2] = {{signals.wake_fd, POLLIN, 0}, {hooks.socket, call_running ? POLLRDHUP : POLLIN, 0}};
+        const int timeout = call_running || pending
+                                ? milliseconds_until(std::min(heartbeat_due, Clock::now() + kCallPollSlice))
+                                : milliseconds_until(heartbeat_due);
+        const int ready = ::poll(watched, call_running && closed_during_a_call ? 1 : 2, timeout);
         if (ready < 0 && errno != EINTR) return false;
         if (watched[0].revents) {  // woken: stopping, or just re-evaluate
             std::uint64_t count;
             [[maybe_unused]] const ssize_t drained = ::read(signals.wake_fd, &count, sizeof count);
             continue;
         }
-        if (user_busy) continue;
         const bool readable = watched[1].revents != 0;
+        if (readable && signals.calls_in_progress.load() > 0) {
+            // A call's answer, or a close that call sees: the socket is its own.
+            if (call_running) closed_during_a_call = true;
+            continue;
+        }
+        if (call_running && !readable) continue;
         if (!readable && Clock::now() < heartbeat_due) continue;
 
         std::unique_lock<std::mutex> lock(session_mutex);

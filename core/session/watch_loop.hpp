@@ -6,9 +6,11 @@
 //    within milliseconds (on_readable runs).
 //  - After heartbeat_interval without a round trip it runs the heartbeat,
 //    which declares the session lost when no answer arrives in time.
-//  - While the user's calls are running it leaves the socket to them (they
-//    see an ended session themselves) and only keeps time, so the hot path
-//    pays nothing for the watchdog.
+//  - While a user call is running it leaves the socket to it (it sees an
+//    ended session itself), keeps time and listens only for the server
+//    closing the connection, so the hot path pays (almost) nothing for the
+//    watchdog; between calls it watches the socket as when idle, so a session
+//    terminated right after a call is seen at once.
 //  - Releases a lock handle's destructor left run as soon as it can take
 //    the connection without waiting for it (a wait on the server may hold it
 //    long); until then it looks again often.
