@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "advlock_swig.hpp"
@@ -37,6 +38,9 @@ static void advlock_without_gvl(std::function<void()> body) {
     rb_thread_call_without_gvl(advlock_ruby::run_native_call, &call, RUBY_UBF_IO, nullptr);
     if (call.failure) std::rethrow_exception(call.failure);
 }
+
+/* The calling thread's unused cancel token, for its next acquire (below). */
+static thread_local std::unique_ptr<advlock_swig::CancelToken> advlock_spare_token;
 
 /* What is left of a wait of timeout_ms (-1: no end) begun at start, for a wait resumed. */
 static std::int64_t advlock_time_left(std::int64_t timeout_ms, std::chrono::steady_clock::time_point start) {
@@ -119,29 +123,37 @@ ADVLOCK_NOGVL_NEW(advlock_swig::Session::try_lock, nullptr)
 
 /* acquire: the same, with a cancel token of its own for each wait when the
    caller gives none, so that Ruby taking one thread back ends that thread's
-   wait only (other threads may be waiting on the same session). */
+   wait only (other threads may be waiting on the same session). A token no
+   one cancelled serves the thread's next wait (advlock_spare_token): a
+   try_lock then allocates none. */
 %exception advlock_swig::Session::acquire {
     const auto advlock_start = std::chrono::steady_clock::now();
     const std::int64_t advlock_timeout_ms = arg4;
     const advlock_swig::CancelToken *const advlock_given = arg6;
     for (;;) {
         bool advlock_interrupted = false;
-        advlock_swig::CancelToken *advlock_own = advlock_given ? nullptr : new advlock_swig::CancelToken();
+        std::unique_ptr<advlock_swig::CancelToken> advlock_own;
+        if (!advlock_given) advlock_own = advlock_spare_token ? std::move(advlock_spare_token)
+                                                              : std::make_unique<advlock_swig::CancelToken>();
         advlock_swig::CancelToken *advlock_token =
-            advlock_own ? advlock_own : const_cast<advlock_swig::CancelToken *>(advlock_given);
+            advlock_own ? advlock_own.get() : const_cast<advlock_swig::CancelToken *>(advlock_given);
         arg6 = advlock_token;
         try {
             advlock_interrupted = advlock_ruby::interrupted_without_gvl([&]() { $action },
                                                                         [advlock_token]() { advlock_token->cancel(); });
         } catch (const advlock::error &error) {
-            delete advlock_own;
+            advlock_own.reset();  // before the raise, a longjmp past this frame
             advlock_raise(static_cast<int>(error.status()), error.what(), error.sqlstate().c_str());
         } catch (const std::exception &error) {
-            delete advlock_own;
+            advlock_own.reset();
             advlock_raise(static_cast<int>(ADVLOCK_ERROR), error.what(), "");
         }
-        delete advlock_own;
-        if (!advlock_interrupted) break;
+        if (!advlock_interrupted) {
+            // Only an interruption cancels a token of ours: this one is as new.
+            if (advlock_own) advlock_spare_token = std::move(advlock_own);
+            break;
+        }
+        advlock_own.reset();  // cancelled, and so for good
         delete result;
         result = nullptr;
         rb_thread_check_ints();
