@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <poll.h>
 #include <unistd.h>
 #include <chrono>
 #include <memory>
@@ -77,6 +78,44 @@ void BM_TerminateToLostCallback(benchmark::State &state) {
         state.SetIterationTime(us / 1e6);
         advlock_lock_free(lock);
         advlock_session_free(session);
+    }
+    state.counters["p50_us"] = advlock::bench::percentile(latencies_us, 0.50);
+    state.counters["p99_us"] = advlock::bench::percentile(latencies_us, 0.99);
+    state.counters["trials"] = static_cast<double>(latencies_us.size());
+}
+
+// The floor of the two rows above: a raw libpq connection idle 20 ms after a
+// statement, and a thread waiting in poll() for its socket to become
+// readable, the least any client can do to hear of its termination; same
+// clocks, same statement.
+void BM_TerminateToSocketReadable(benchmark::State &state) {
+    const std::string url = advlock::bench::server_url();
+    Connection observer(url);
+    std::vector<double> latencies_us;
+    for (auto _ : state) {
+        Connection victim(url);
+        if (PQstatus(victim.conn.get()) != CONNECTION_OK) {
+            state.SkipWithError(PQerrorMessage(victim.conn.get()));
+            break;
+        }
+        victim.exec("SELECT 1");  // as the lock session, which has run its set-up and a lock
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        const int pid = PQbackendPID(victim.conn.get());
+        std::atomic<Clock::rep> readable_at{0};
+        std::thread waiter([&] {
+            pollfd socket{PQsocket(victim.conn.get()), POLLIN, 0};
+            while (::poll(&socket, 1, -1) < 0) {
+            }
+            readable_at.store(Clock::now().time_since_epoch().count());
+        });
+        const Clock::time_point terminate_start = Clock::now();
+        observer.exec("SELECT pg_terminate_backend(" + std::to_string(pid) + ")");
+        waiter.join();
+        const double us = std::chrono::duration<double, std::micro>(
+                              Clock::time_point(Clock::duration(readable_at.load())) - terminate_start)
+                              .count();
+        latencies_us.push_back(us);
+        state.SetIterationTime(us / 1e6);
     }
     state.counters["p50_us"] = advlock::bench::percentile(latencies_us, 0.50);
     state.counters["p99_us"] = advlock::bench::percentile(latencies_us, 0.99);
@@ -170,6 +209,7 @@ void BM_StrictVerify(benchmark::State &state) { verify_benchmark(state, 1); }
 }  // namespace
 
 BENCHMARK(BM_TerminateToLostCallback)->Arg(1)->Arg(0)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(250);
+BENCHMARK(BM_TerminateToSocketReadable)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(250);
 BENCHMARK(BM_LocalFileRemovedToLostCallback)->Arg(20)->Arg(300)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(100);
 BENCHMARK(BM_SelectOne)->Arg(1)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 BENCHMARK(BM_Heartbeat)->Arg(1)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)->MinTime(0.5);

@@ -53,7 +53,7 @@ def verdict(ok):
 
 
 def percentiles(results, name, arg):
-    rows = [b for b in runs(results, name) if b["run_name"].split("/")[1] == str(arg)]
+    rows = [b for b in runs(results, name) if arg is None or b["run_name"].split("/")[1] == str(arg)]
     return (statistics.median(b["p50_us"] for b in rows), statistics.median(b["p99_us"] for b in rows),
             int(sum(b["trials"] for b in rows)))
 
@@ -94,8 +94,11 @@ transaction on the server; the slot try is the plain cycle on the slot's derived
 def loss_detection_section(results, cable_path):
     idle = percentiles(results, "BM_TerminateToLostCallback", 1)
     busy = percentiles(results, "BM_TerminateToLostCallback", 0)
+    floor = percentiles(results, "BM_TerminateToSocketReadable", None) if runs(results, "BM_TerminateToSocketReadable") else None
     early = percentiles(results, "BM_LocalFileRemovedToLostCallback", 20)
     armed = percentiles(results, "BM_LocalFileRemovedToLostCallback", 300)
+    floor_row = (f"| raw libpq, a thread in `poll()` on the idle socket (baseline) | {floor[2]} | "
+                 f"{floor[0] / 1000:.2f} ms | {floor[1] / 1000:.2f} ms | |\n") if floor else ""
     lines = [f"""## Lost-lock detection
 
 ### Terminate → lost callback
@@ -106,11 +109,14 @@ opens a new session.
 
 | when the session is terminated | trials | p50 | p99 | goal |
 |---|---|---|---|---|
-| while the job works (20 ms after its last advlock call) | {idle[2]} | {idle[0] / 1000:.2f} ms | {idle[1] / 1000:.2f} ms | p99 ≤ 20 ms: {verdict(idle[1] <= 20000)} |
-| right after an advlock call (worst case) | {busy[2]} | {busy[0] / 1000:.2f} ms | {busy[1] / 1000:.2f} ms | p99 ≤ 20 ms: {verdict(busy[1] <= 20000)} |
+{floor_row}| while the job works (20 ms after its last advlock call) | {idle[2]} | {idle[0] / 1000:.2f} ms | {idle[1] / 1000:.2f} ms | p99 ≤ 3 ms: {verdict(idle[1] <= 3000)} |
+| right after an advlock call (worst case) | {busy[2]} | {busy[0] / 1000:.2f} ms | {busy[1] / 1000:.2f} ms | p99 ≤ 3 ms: {verdict(busy[1] <= 3000)} |
 
-Right after a call the watchdog leaves the socket to the job's calls for 2 ms, so that a burst of
-calls costs it one wake-up instead of one per round trip; that is the difference between the rows.
+Right after a call the watchdog leaves the socket to the job's calls for 2 ms (a burst of calls
+costs it one wake-up instead of one per round trip), but still hears the server close the
+connection (`POLLRDHUP`, which the calls' answers do not raise), so a terminated session is seen
+at once in both rows. The baseline row is the floor: a raw libpq connection and a thread waiting
+in `poll()` for its socket, the least any client can do.
 
 ### Local lock file removed → lost callback
 
@@ -250,7 +256,8 @@ autocommit connection.
 def ruby_section(path):
     data = json.load(open(path, encoding="utf-8"))
     rounds, table = binding_cycle_table(data, "ruby", "ruby_pg",
-                                        ("advlock Ruby gem", "ruby-pg, same two statements", "ruby-pg", "Ruby"), {})
+                                        ("advlock Ruby gem", "ruby-pg, same two statements", "ruby-pg", "Ruby"),
+                                        {"capi": 1.10})
     h = data["handoff_us"]
     return f"""## Ruby binding
 
@@ -260,7 +267,7 @@ def ruby_section(path):
 in a random order against the same server for about 2 s each. `session.try_lock(key).release`
 through the gem; the C ABI cycle (`advlock_bench`, run as a separate program in each round); ruby-pg
 running `SELECT pg_try_advisory_lock($1)` and `SELECT pg_advisory_unlock($1)` as prepared statements.
-The issue sets no ratio goal for Ruby; the figures are reported as measured.
+The C ABI ratio's goal is 1.10, Python's figure before issue 23.
 
 {table}
 
@@ -273,6 +280,30 @@ holding the lock (machine-wide monotonic clock), over {h["count"]} hand-offs.
 | p50 | p99 | goal |
 |---|---|---|
 | {h["p50"] / 1000:.3f} ms | {h["p99"] / 1000:.3f} ms | p50 ≤ 2 ms: {verdict(h["p50"] <= 2000)} (the with_advisory_lock gem polls every 50–150 ms) |
+"""
+
+
+def startup_section(path):
+    data = json.load(open(path, encoding="utf-8"))
+    med = {k: statistics.median(data[k]) for k in ("advlock_local", "flock", "advlock_postgres", "psql")}
+    rounds = len(data["flock"])
+    local, postgres = med["advlock_local"] / med["flock"], med["advlock_postgres"] / med["psql"]
+    return f"""## Start-up
+
+### A cron job under advlock vs flock(1) and psql
+
+`bench/startup/startup.py`: {rounds} rounds, each starting the four below {data["runs_per_round"]} times
+in a random order and waiting for each, as cron's shell does; the median wall time per run.
+`advlock` is the installed command (`cmake --install`): libadvlock.so loads libpq and the MariaDB
+client only when a session needs them, so `--db local` maps neither (nor Kerberos, LDAP, OpenSSL).
+psql runs one statement on a new connection, the least a PostgreSQL client does.
+
+| | median per run | rounds | ratio | goal |
+|---|---|---|---|---|
+| `flock /run/lock/N true` (baseline) | {med["flock"]:.2f} ms | {rounds} | | |
+| `advlock run --db local --name N -- true` | {med["advlock_local"]:.2f} ms | {rounds} | **{local:.2f}** | ≤ 2× flock: {verdict(local <= 2.0)} |
+| `psql URL -Atc 'SELECT 1'` (baseline) | {med["psql"]:.2f} ms | {rounds} | | |
+| `advlock run --db URL --name N -- true` | {med["advlock_postgres"]:.2f} ms | {rounds} | **{postgres:.2f}** | ≤ 0.33× psql, the ratio before this change: {verdict(postgres <= 0.33)} |
 """
 
 
@@ -368,6 +399,7 @@ def main():
     python_path = sys.argv[5] if len(sys.argv) > 5 else None
     java_path = sys.argv[6] if len(sys.argv) > 6 else None
     ruby_path = sys.argv[7] if len(sys.argv) > 7 else None
+    startup_path = sys.argv[8] if len(sys.argv) > 8 else None
     results = json.load(open(path, encoding="utf-8"))
     context = results["context"]
 
@@ -421,6 +453,8 @@ moment the waiter holds the lock, over {count} hand-offs.
 |---|---|---|
 | {p50 / 1000:.3f} ms | {p99 / 1000:.3f} ms | p50 ≤ 2 ms: {verdict(p50 <= 2000)} (with_advisory_lock polls and needs ~60 ms) |
 """)
+    if startup_path:
+        print(startup_section(startup_path))
     if runs(results, "BM_AdvlockCapiFencedTryRelease"):
         print(options_cost_section(results))
     print(loss_detection_section(results, cable_path))

@@ -52,6 +52,18 @@ python_results="$build/python.json"
   "'"$build"'/python-venv/bin/python" "'"$root"'/bench/python/lock_cycle.py" --url "$ADVLOCK_TEST_PG_URL" \
     --capi-bench "'"$build"'/bench/advlock_bench" --rounds '"$repetitions"' > "'"$python_results"'"
 '
+# Start-up of a cron job: the installed command (libadvlock.so and advlock
+# from `cmake --install`) against flock(1) and psql, same run.
+cmake --build "$build" --target advlock advlock_cli >/dev/null
+rm -rf "$build/prefix"
+for component in runtime cli; do
+  cmake --install "$build" --prefix "$build/prefix" --component "$component" >/dev/null
+done
+startup_results="$build/startup.json"
+"$root/scripts/with-postgres.sh" -- bash -c '
+  python3 "'"$root"'/bench/startup/startup.py" --advlock "'"$build"'/prefix/bin/advlock" \
+    --url "$ADVLOCK_TEST_PG_URL" --lock-dir /run/lock --rounds '"$repetitions"' > "'"$startup_results"'"
+'
 # The Java binding (its jar from `mvn package`), against the C ABI and pgjdbc.
 "$root/scripts/install-deps.sh" java
 (cd "$root/bindings/java" && mvn -B -q -ntp -DskipTests package)
@@ -81,5 +93,5 @@ python3 "$root/tests/torture/torture.py" --worker "$build/tests/torture/torture_
 ADVLOCK_BENCH_TORTURE="$torture_results" ADVLOCK_BENCH_TORTURE_SECONDS="${BENCH_TORTURE_SECONDS:-10}" \
 ADVLOCK_BENCH_CPU_IDLE="$(cat "$build/cpu_idle_state")" \
 ADVLOCK_BENCH_MYSQL_VERSION="$(cat "$build/mysql_server_version")" python3 "$root/bench/report.py" "$results" "$(cat "$build/server_version")" "$command" "$cable" \
-  "$python_results" "$java_results" "$ruby_results" >"$root/docs/BENCHMARKS.md"
+  "$python_results" "$java_results" "$ruby_results" "$startup_results" >"$root/docs/BENCHMARKS.md"
 echo "wrote docs/BENCHMARKS.md"

@@ -1,0 +1,58 @@
+"""Start-up of a cron job under advlock, each next to its baseline, same run.
+
+  local: `advlock run --db local --name N -- true` vs `flock /run/lock/N true`
+  postgres: `advlock run --db URL --name N -- true` vs `psql URL -Atc 'SELECT 1'`
+    (one statement on a new connection: the least a PostgreSQL client can do)
+
+Each process is started and waited for from here, as cron's shell would; rounds
+run the four in a random order, RUNS of each per round, and report each
+round's median wall time per run. The command is the installed one (`cmake
+--install` into a prefix): what users run, with its RUNPATH, not the build
+tree's.
+
+  python3 bench/startup/startup.py --advlock PREFIX/bin/advlock --url URL \
+      --lock-dir DIR --rounds 5 > startup.json
+"""
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import time
+
+
+def median_run_ms(command, runs):
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        samples.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(samples)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--advlock", required=True)
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--lock-dir", required=True, help="flock(1)'s lock file goes here")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=200)
+    args = parser.parse_args()
+    contenders = {
+        "advlock_local": [args.advlock, "run", "--db", "local", "--name", "bench_startup", "--", "true"],
+        "flock": ["flock", f"{args.lock_dir}/bench_startup", "true"],
+        "advlock_postgres": [args.advlock, "run", "--db", args.url, "--name", "bench_startup", "--", "true"],
+        "psql": ["psql", args.url, "-Atc", "SELECT 1"],
+    }
+    for command in contenders.values():  # warm the page cache; fail early on a broken set-up
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    results = {name: [] for name in contenders}
+    for _ in range(args.rounds):
+        for name in random.sample(list(contenders), len(contenders)):
+            results[name].append(median_run_ms(contenders[name], args.runs))
+    results["runs_per_round"] = args.runs
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
