@@ -131,7 +131,7 @@ bool run_watch_loop(WatchSignals &signals, std::mutex &session_mutex, const Loss
         const Clock::time_point heartbeat_due = std::max(last_heartbeat, last_call) + hooks.heartbeat_interval;
         const bool call_running = signals.calls_in_progress.load() > 0;
 
-        pollfd watched[2] = {{signals.wake_fd, POLLIN, 0}, {hooks.socket, call_running ? POLLRDHUP : POLLIN, 0}};
+        pollfd watched[2] = {{signals.wake_fd, POLLIN, 0}, {hooks.socket, static_cast<short>(call_running ? POLLRDHUP : POLLIN), 0}};
         const int timeout = call_running || pending
                                 ? milliseconds_until(std::min(heartbeat_due, Clock::now() + kCallPollSlice))
                                 : milliseconds_until(heartbeat_due);
