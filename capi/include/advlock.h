@@ -711,6 +711,39 @@ ADVLOCK_API advlock_status advlock_session_acquire(advlock_lock **out, advlock_s
                                                    const advlock_target *target, advlock_mode mode,
                                                    const advlock_lock_options *opts);
 
+/**
+ * Take a set of locks all or nothing (a job that needs "daily_sales" and
+ * "inventory" at once): ADVLOCK_OK and a handle for each target, out[i] for
+ * targets[i]; or ADVLOCK_NOT_ACQUIRED (or an error) with every out[i] NULL
+ * and none of the locks held. out has room for count handles; each handle
+ * releases once, by itself or with advlock_lock_release_all.
+ *
+ * A try (opts->timeout_ms 0) tries every lock and keeps them only if all were
+ * granted. A wait waits until all are granted at once, as
+ * advlock_session_lock waits for one (same timeout, cancellation, outcomes).
+ * Every set is taken in one order, ascending by key (bigint keys by value,
+ * then pairs by k1, k2; on MySQL by lock name), whatever order the targets
+ * come in, so two jobs waiting for overlapping sets never deadlock each
+ * other. (A job that also takes single locks while holding a set must keep
+ * to that order itself.) On PostgreSQL a try, a granted wait, and a release
+ * of the set each cost one round trip whatever count is; the other backends
+ * take the locks one by one, in that order.
+ *
+ * The targets must be distinct locks (the same key twice, or a name and its
+ * key, is ADVLOCK_EINVAL), count at least 1, opts as advlock_session_acquire
+ * takes them (NULL: a try), without slots or ADVLOCK_LOCK_FENCED.
+ */
+ADVLOCK_API advlock_status advlock_session_acquire_all(advlock_lock **out, advlock_session *session,
+                                                       const advlock_target *targets, size_t count,
+                                                       advlock_mode mode, const advlock_lock_options *opts);
+
+/** Release count locks of one session, held in one mode (a set, or any
+   locks), in one round trip on PostgreSQL. The outcomes are
+   advlock_lock_release's; a lock in the array twice, one already released,
+   or one on another session is ADVLOCK_EMISUSE / ADVLOCK_EINVAL for the
+   whole call, which then releases none. The handles stay to be freed. */
+ADVLOCK_API advlock_status advlock_lock_release_all(advlock_lock *const *locks, size_t count);
+
 /** The key the lock holds on the server: the target's key, or for a slot
    lock the slot's key (advlock_key_slot). Valid also after release. */
 ADVLOCK_API advlock_status advlock_lock_key(advlock_key *out, const advlock_lock *lock);

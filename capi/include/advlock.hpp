@@ -373,13 +373,7 @@ public:
     // std::nullopt when another owner holds the lock and the time ran out.
     std::optional<lock> acquire(const key &k, mode m, const lock_options &options) {
         require_open("acquire");
-        advlock_lock_options c_options;
-        detail::check(advlock_lock_options_init(&c_options, ADVLOCK_LOCK_OPTIONS_VERSION));
-        c_options.timeout_ms = options.timeout_ms;
-        c_options.flags = (options.reentrant ? ADVLOCK_LOCK_REENTRANT : 0u) | (options.fenced ? ADVLOCK_LOCK_FENCED : 0u);
-        c_options.slots = options.slots;
-        c_options.cancel = options.cancel ? options.cancel->c_handle() : nullptr;
-        c_options.owner_id = options.owner_id;
+        const advlock_lock_options c_options = c_lock_options(options);
         advlock_lock *l = nullptr;
         const advlock_mode c_mode = static_cast<advlock_mode>(m);
         const advlock_target target = k.c_target();
@@ -388,6 +382,33 @@ public:
             return std::nullopt;
         }
         return lock(l);
+    }
+
+    // A set of locks, all or nothing (advlock_session_acquire_all): one lock
+    // per key, in the keys' order, or std::nullopt with none held.
+    std::optional<std::vector<lock>> acquire_all(const std::vector<key> &keys, mode m, const lock_options &options) {
+        require_open("acquire_all");
+        const advlock_lock_options c_options = c_lock_options(options);
+        std::vector<advlock_target> targets;
+        targets.reserve(keys.size());
+        for (const key &k : keys) targets.push_back(k.c_target());
+        std::vector<advlock_lock *> handles(keys.size(), nullptr);
+        const advlock_status status = advlock_session_acquire_all(
+            handles.data(), handle_.get(), targets.data(), targets.size(), static_cast<advlock_mode>(m), &c_options);
+        if (detail::check(status) == ADVLOCK_NOT_ACQUIRED) return std::nullopt;
+        std::vector<lock> locks;
+        locks.reserve(handles.size());
+        for (advlock_lock *l : handles) locks.push_back(lock(l));
+        return locks;
+    }
+
+    // Releases a set's locks (or any locks of this session in one mode) in
+    // one round trip (advlock_lock_release_all); throws as lock::release.
+    static void release_all(std::vector<lock> &locks) {
+        std::vector<advlock_lock *> handles;
+        handles.reserve(locks.size());
+        for (const lock &l : locks) handles.push_back(l.c_handle());
+        detail::check(advlock_lock_release_all(handles.data(), handles.size()));
     }
 
     // Interrupts every lock_within() wait of the session on other threads.
@@ -477,6 +498,16 @@ public:
     advlock_session *c_handle() const { return handle_.get(); }
 
 private:
+    static advlock_lock_options c_lock_options(const lock_options &options) {
+        advlock_lock_options c_options;
+        detail::check(advlock_lock_options_init(&c_options, ADVLOCK_LOCK_OPTIONS_VERSION));
+        c_options.timeout_ms = options.timeout_ms;
+        c_options.flags = (options.reentrant ? ADVLOCK_LOCK_REENTRANT : 0u) | (options.fenced ? ADVLOCK_LOCK_FENCED : 0u);
+        c_options.slots = options.slots;
+        c_options.cancel = options.cancel ? options.cancel->c_handle() : nullptr;
+        c_options.owner_id = options.owner_id;
+        return c_options;
+    }
     struct deleter {
         void operator()(advlock_session *s) const { advlock_session_free(s); }
     };

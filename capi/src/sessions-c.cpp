@@ -1,9 +1,11 @@
 // Sessions and their locks.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "entry_point.hpp"
 #include "handles.hpp"
@@ -240,6 +242,34 @@ advlock_status advlock_session_acquire(advlock_lock **out, advlock_session *sess
                                   advlock::capi::taking_as(opts));
 }
 
+advlock_status advlock_session_acquire_all(advlock_lock **out, advlock_session *session, const advlock_target *targets,
+                                           size_t count, advlock_mode mode, const advlock_lock_options *opts) {
+    if (out && count) std::fill(out, out + count, nullptr);
+    return guarded(__func__, [&](const char *function) {
+        require(out, function, "out");
+        require(session, function, "session");
+        require(targets, function, "targets");
+        if (count == 0) {
+            throw core::InvalidArgument(std::string(function) + ": count is 0; a set takes at least one lock");
+        }
+        const core::LockMode lock_mode = advlock::capi::to_core(mode, function);
+        const core::AcquireOptions acquire_options = advlock::capi::taking_as(opts)(function);
+        // Handles first, as for one lock: no allocation can fail once the locks are held.
+        std::vector<std::unique_ptr<advlock_lock>> handles;
+        std::vector<core::HeldLock *> set;
+        handles.reserve(count);
+        set.reserve(count);
+        for (size_t i = 0; i < count; ++i) {
+            handles.emplace_back(new advlock_lock{{session->session, advlock::capi::to_core(targets[i], function),
+                                                   lock_mode}});
+            set.push_back(&handles.back()->held);
+        }
+        if (!core::HeldLock::acquire_all(set, acquire_options)) return ADVLOCK_NOT_ACQUIRED;
+        for (size_t i = 0; i < count; ++i) out[i] = handles[i].release();
+        return ADVLOCK_OK;
+    });
+}
+
 advlock_status advlock_cancel_token_new(advlock_cancel_token **out) {
     if (out) *out = nullptr;
     return guarded(__func__, [&](const char *function) {
@@ -388,6 +418,24 @@ advlock_status advlock_lock_release(advlock_lock *lock) {
     return guarded(__func__, [&](const char *function) {
         require(lock, function, "lock");
         lock->held.release();
+        return ADVLOCK_OK;
+    });
+}
+
+advlock_status advlock_lock_release_all(advlock_lock *const *locks, size_t count) {
+    return guarded(__func__, [&](const char *function) {
+        require(locks, function, "locks");
+        if (count == 0) throw core::InvalidArgument(std::string(function) + ": count is 0; give at least one lock");
+        std::vector<core::HeldLock *> set;
+        set.reserve(count);
+        for (size_t i = 0; i < count; ++i) {
+            if (!locks[i]) {
+                throw core::InvalidArgument(std::string(function) + ": locks[" + std::to_string(i) +
+                                            "] is NULL; nothing was released");
+            }
+            set.push_back(&locks[i]->held);
+        }
+        core::HeldLock::release_all(set);
         return ADVLOCK_OK;
     });
 }

@@ -36,6 +36,14 @@ public:
         return a.space_ == b.space_ && a.bigint_ == b.bigint_ && a.k1_ == b.k1_ && a.k2_ == b.k2_;
     }
     friend bool operator!=(const Key &a, const Key &b) { return !(a == b); }
+    // A total order: bigint keys by value, then pairs by (k1, k2). Lock sets
+    // are taken in it (LockSession::takes_before).
+    friend bool operator<(const Key &a, const Key &b) {
+        if (a.space_ != b.space_) return a.space_ < b.space_;
+        if (a.bigint_ != b.bigint_) return a.bigint_ < b.bigint_;
+        if (a.k1_ != b.k1_) return a.k1_ < b.k1_;
+        return a.k2_ < b.k2_;
+    }
 
 private:
     Key(Space space, std::int64_t bigint, std::int32_t k1, std::int32_t k2)

@@ -63,6 +63,10 @@ public:
     // The lock name in ASCII lower case: MySQL compares lock names ignoring
     // case, so two spellings must not become two owners of one lock here.
     std::string owner_key(const LockTarget &target) const override;
+    // Sets are taken in ascending order of that lower-cased name.
+    bool takes_before(const LockTarget &a, const LockTarget &b) const override {
+        return owner_key(a) < owner_key(b);
+    }
 
     // Tests only: run SQL on the lock connection (SET SESSION wait_timeout...).
     void run_sql_for_tests(const std::string &sql);

@@ -9,6 +9,7 @@
 #include "postgres/pg_errors.hpp"
 #include "postgres/pg_fence.hpp"
 #include "postgres/pg_run_ledger.hpp"
+#include "postgres/pg_session_call.hpp"
 #include "session/connection_wait.hpp"
 #include "session/heartbeat_settings.hpp"
 #include "text/message_text.hpp"
@@ -63,22 +64,7 @@ std::string wait_sql(const Key &key, LockMode mode, long long timeout_ms, bool f
            (fenced ? "; SELECT " + fence_next_sql(key, false) : std::string());
 }
 
-
 }  // namespace
-
-// Every call first runs the releases lock handles' destructors left: they
-// are due, and a call that waits on the server would otherwise keep them
-// waiting as long.
-class PgSession::Call : public UserCall {
-public:
-    explicit Call(PgSession &session) : UserCall(session.mutex_, session.watchdog_.signals(), session.loss_) {
-        session.run_pending_unlocks_locked();
-    }
-    Call(PgSession &session, std::unique_lock<std::mutex> locked)
-        : UserCall(std::move(locked), session.watchdog_.signals(), session.loss_) {
-        session.run_pending_unlocks_locked();
-    }
-};
 
 PgSession::PgSession(PgConnection connection, const PgSessionOptions &options)
     : connection_(std::move(connection)),

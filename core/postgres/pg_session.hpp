@@ -20,8 +20,10 @@
 
 #include "postgres/pg_connection.hpp"
 #include "postgres/pg_holders.hpp"
+#include "postgres/pg_result.hpp"
 #include "postgres/pg_sql.hpp"
 #include "postgres/pg_timeouts.hpp"
+#include "session/connection_wait.hpp"
 #include "session/hold_counts.hpp"
 #include "session/lock_session.hpp"
 #include "session/loss_state.hpp"
@@ -64,6 +66,11 @@ public:
     bool try_lock_fenced(const LockTarget &target, std::int64_t &token) override;
     bool lock_fenced(const LockTarget &target, long long timeout_ms, const CancelToken *cancel,
                      std::int64_t &token) override;
+    // Sets in one statement each (pg_session_sets.cpp, pg_lock_set_sql.hpp).
+    bool try_lock_all(const std::vector<LockTarget> &targets, LockMode mode) override;
+    bool lock_all(const std::vector<LockTarget> &targets, LockMode mode, long long timeout_ms,
+                  const CancelToken *cancel) override;
+    void unlock_all(const std::vector<LockTarget> &targets, LockMode mode) override;
     HolderList holders(const Registry *registry, const std::optional<LockTarget> &only) override;
     std::int64_t server_session_id() const override { return identity_.backend_pid; }
     void check() const override;
@@ -97,6 +104,11 @@ private:
     // The releases unlock_soon left, run by whoever has the connection next
     // (any call, or the watchdog). Caller holds mutex_.
     void run_pending_unlocks_locked() noexcept;
+    // The set statements (pg_session_sets.cpp). Caller holds mutex_.
+    bool try_all_locked(const std::vector<Key> &keys, LockMode mode);
+    bool wait_all_locked(const std::vector<Key> &keys, LockMode mode, long long timeout_ms,
+                         const WaitCancelled &cancelled, const CancelToken *cancel);
+    PgResult run_set_statement(int which, LockMode mode, const std::vector<Key> &keys);
     // Runs one prepared boolean lock function. Caller holds mutex_.
     bool call(LockFunction function, const Key &key, LockMode mode);
     [[noreturn]] void fail(const PGresult *result, const std::string &doing);
@@ -119,6 +131,7 @@ private:
     const std::chrono::milliseconds heartbeat_interval_, heartbeat_deadline_;
     const int silence_limit_s_;  // when the server drops a silent client (for messages)
     bool prepared_[kLockFunctionCount][2][2] = {};  // prepared statements: function x mode x key space
+    bool prepared_sets_[2][2] = {};  // the set statements: try-all / unlock-all x mode
     HoldCounts<Key, KeyHash> holds_;
     PendingUnlocks pending_unlocks_;
 

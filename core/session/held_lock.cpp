@@ -86,7 +86,8 @@ bool HeldLock::take_a_slot(const AcquireOptions &options) {
     }
 }
 
-bool HeldLock::take(const LockTarget &target, const AcquireOptions &options) {
+LockOwners::Request HeldLock::owner_request(const LockTarget &target, const AcquireOptions &options,
+                                            LockOwners::Clock::time_point started) const {
     LockOwners::Request request;
     request.lock = session_->owner_key(target);
     request.described = (options.timeout_ms == 0 ? "try_lock " : "lock ") + target.describe();
@@ -95,9 +96,13 @@ bool HeldLock::take(const LockTarget &target, const AcquireOptions &options) {
     request.wait = options.timeout_ms != 0;
     request.cancel = options.cancel;
     request.actor_id = options.actor_id;
-    const auto started = LockOwners::Clock::now();
     if (options.timeout_ms > 0) request.deadline = started + std::chrono::milliseconds(options.timeout_ms);
-    claim_ = session_->owners().admit(request, [this] { session_->check(); });
+    return request;
+}
+
+bool HeldLock::take(const LockTarget &target, const AcquireOptions &options) {
+    const auto started = LockOwners::Clock::now();
+    claim_ = session_->owners().admit(owner_request(target, options, started), [this] { session_->check(); });
     if (!claim_) return false;
     try {
         bool taken;

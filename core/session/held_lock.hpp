@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "session/lock_session.hpp"
 
@@ -53,6 +54,20 @@ public:
     // wait for the session's other owners. Once only.
     bool acquire(const AcquireOptions &options);
 
+    // A set of locks, all or nothing (held_lock_set.cpp): every lock of the
+    // set held (true), or none (false). The locks are distinct, not acquired
+    // yet, on one session, in one mode; taken in the session's order
+    // (LockSession::takes_before) in the process and on the server, so
+    // overlapping sets never deadlock. Options as acquire()'s, without slots
+    // or fencing. One round trip on PostgreSQL, for a try and for a wait that
+    // is granted.
+    static bool acquire_all(const std::vector<HeldLock *> &locks, const AcquireOptions &options);
+    // Releases every lock of a set (any held locks of one session and mode),
+    // in one round trip on PostgreSQL. Refuses the whole call (Misuse) when
+    // one was released already; throws what the session's unlock_all throws.
+    // Either way every lock counts as released afterwards.
+    static void release_all(const std::vector<HeldLock *> &locks);
+
     // Throws Misuse on a second release or after the session was closed, and
     // whatever the session's unlock throws (LockLost...). Either way the lock
     // counts as released afterwards: retrying cannot help.
@@ -74,6 +89,9 @@ public:
 
 private:
     void end_claim() noexcept;
+    // What LockOwners is asked for one lock (by take and acquire_all).
+    LockOwners::Request owner_request(const LockTarget &target, const AcquireOptions &options,
+                                      LockOwners::Clock::time_point started) const;
     // One attempt on one lock (the target, or a slot's), as acquire() promises.
     bool take(const LockTarget &target, const AcquireOptions &options);
     // The slots: a try of each, then waits for one at a time in slices.

@@ -61,6 +61,23 @@ public:
     virtual bool lock_fenced(const LockTarget &target, long long timeout_ms, const CancelToken *cancel,
                              std::int64_t &token);
 
+    // Sets of locks, all or nothing (HeldLock::acquire_all). `targets` are
+    // distinct locks, sorted by takes_before. try_lock_all: every lock
+    // acquired (and counted), or none held afterwards. lock_all: waits as
+    // lock() does, for all of them, in that order, which every set-taker
+    // shares, so two sets overlapping never wait for each other in a cycle; a
+    // failed wait leaves none of them behind. unlock_all: one release each,
+    // all attempted; throws as unlock() does afterwards. The base runs the
+    // single-lock calls one after another (one round trip each); PostgreSQL
+    // runs one statement for the whole set.
+    virtual bool try_lock_all(const std::vector<LockTarget> &targets, LockMode mode);
+    virtual bool lock_all(const std::vector<LockTarget> &targets, LockMode mode, long long timeout_ms,
+                          const CancelToken *cancel);
+    virtual void unlock_all(const std::vector<LockTarget> &targets, LockMode mode);
+    // The order a set's locks are taken in: ascending by key (bigint keys,
+    // then pairs; MySQL: by lock name, which is what it locks).
+    virtual bool takes_before(const LockTarget &a, const LockTarget &b) const;
+
     // Interrupt every wait in progress on this session (on the server, and
     // owners waiting for each other in LockOwners), from any thread. No effect
     // otherwise.

@@ -63,6 +63,36 @@ TEST(MysqlLocks, ANameIsLockedUnderThatNameAndExcludesOtherSessions) {
     EXPECT_TRUE(take_name(b, name));
 }
 
+// Sets, all or nothing: MySQL takes them one GET_LOCK at a time, in name
+// order, and gives back what it took when one is held elsewhere.
+TEST(MysqlLocks, ASetIsTakenWholeOrNotAtAll) {
+    Admin admin;
+    const std::vector<std::string> names = {unique_name("_1"), unique_name("_2"), unique_name("_3")};
+    std::vector<advlock_target> targets;
+    for (const std::string &n : names) targets.push_back(*of_name(n));
+    Session a = mysql_session(), b = mysql_session();
+    Lock middle = take_name(b, names[1]);
+    ASSERT_TRUE(middle);
+    advlock_lock *locks[3] = {};
+    advlock_lock_options options;
+    advlock_lock_options_init(&options, ADVLOCK_LOCK_OPTIONS_VERSION);
+    EXPECT_EQ(advlock_session_acquire_all(locks, a.get(), targets.data(), 3, ADVLOCK_EXCLUSIVE, &options),
+              ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(admin.holder_of(names[0]), "free");
+    options.timeout_ms = 200;  // a wait that runs out: names[0] was granted before it, and is given back
+    EXPECT_EQ(advlock_session_acquire_all(locks, a.get(), targets.data(), 3, ADVLOCK_EXCLUSIVE, &options),
+              ADVLOCK_NOT_ACQUIRED);
+    EXPECT_EQ(admin.holder_of(names[0]), "free");
+    EXPECT_EQ(locks[0], nullptr);
+    ASSERT_EQ(advlock_lock_release(middle.get()), ADVLOCK_OK);
+    ASSERT_EQ(advlock_session_acquire_all(locks, a.get(), targets.data(), 3, ADVLOCK_EXCLUSIVE, &options), ADVLOCK_OK)
+        << advlock_error_last()->message;
+    for (const std::string &n : names) EXPECT_EQ(admin.holder_of(n), id_of(a));
+    EXPECT_EQ(advlock_lock_release_all(locks, 3), ADVLOCK_OK) << advlock_error_last()->message;
+    for (const std::string &n : names) EXPECT_EQ(admin.holder_of(n), "free");
+    for (advlock_lock *lock : locks) advlock_lock_free(lock);
+}
+
 TEST(MysqlLocks, AProgramUsingGetLockDirectlyExcludesAdvlockAndTheReverse) {
     Admin admin;
     const std::string name = unique_name();
