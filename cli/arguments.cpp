@@ -51,7 +51,7 @@ Arguments parse_arguments(const std::string &subcommand, const std::vector<std::
         if (!option) {
             throw usage_error(where + ": unknown option --" + advlock::printable(name) + "; see " + where + " --help");
         }
-        if (parsed.has(name)) throw usage_error(where + ": --" + name + " is given twice");
+        if (parsed.has(name) && !option->repeats) throw usage_error(where + ": --" + name + " is given twice");
         if (!option->takes_value) {
             if (inline_value) throw usage_error(where + ": --" + name + " takes no value");
             parsed.flags.insert(name);
@@ -61,7 +61,8 @@ Arguments parse_arguments(const std::string &subcommand, const std::vector<std::
             if (i + 1 >= args.size()) throw usage_error(where + ": --" + name + " needs a value");
             value = args[++i];
         }
-        parsed.values[name] = value;
+        parsed.values.emplace(name, value);  // the first stays
+        parsed.lists[name].push_back(value);
     }
     if (takes_command && parsed.command.empty()) {
         throw usage_error(where + ": no command to run: put it after \"--\", e.g. " + where +

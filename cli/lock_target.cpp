@@ -11,8 +11,8 @@
 
 namespace advlock::cli {
 
-std::vector<OptionSpec> target_options() {
-    return {{"db", true}, {"key", true}, {"name", true}, {"registry", true}, {"config", true}};
+std::vector<OptionSpec> target_options(bool sets) {
+    return {{"db", true}, {"key", true, sets}, {"name", true, sets}, {"registry", true}, {"config", true}};
 }
 
 bool is_local(const std::string &url) {
@@ -63,21 +63,48 @@ std::optional<advlock::registry> registry_option(const Arguments &arguments,
     }
 }
 
-LockTarget lock_target(const Arguments &arguments, const std::optional<advlock::registry> &registry,
-                       const std::string &subcommand) {
-    const std::optional<std::string> key = arguments.value("key"), name = arguments.value("name");
-    if (key && name) throw usage_error("advlock " + subcommand + ": give --key or --name, not both");
-    if (!key && !name) {
-        throw usage_error("advlock " + subcommand + ": which lock? Give --key 100:1 (or -42, name:TEXT) or --name JOB");
-    }
+namespace {
+
+// One --key or --name value, as lock_target reads it.
+LockTarget target_of(bool is_key, const std::string &text, const std::optional<advlock::registry> &registry,
+                     const std::string &subcommand) {
     try {
         // The label goes into messages and the terminal's waiting line: escaped.
-        if (key) return LockTarget{advlock::key::parse(*key), advlock::printable(*key)};
-        if (registry) return LockTarget{registry->find(*name).key(), advlock::printable(*name, 200)};
-        return LockTarget{advlock::key::from_name(*name), advlock::printable(*name, 200)};
+        if (is_key) return LockTarget{advlock::key::parse(text), advlock::printable(text)};
+        if (registry) return LockTarget{registry->find(text).key(), advlock::printable(text, 200)};
+        return LockTarget{advlock::key::from_name(text), advlock::printable(text, 200)};
     } catch (const advlock::error &e) {
         throw usage_error("advlock " + subcommand + ": " + e.what());
     }
+}
+
+}  // namespace
+
+LockTarget lock_target(const Arguments &arguments, const std::optional<advlock::registry> &registry,
+                       const std::string &subcommand) {
+    if (arguments.has("key") && arguments.has("name")) {
+        throw usage_error("advlock " + subcommand + ": give --key or --name, not both");
+    }
+    return lock_targets(arguments, registry, subcommand).front();
+}
+
+std::vector<LockTarget> lock_targets(const Arguments &arguments, const std::optional<advlock::registry> &registry,
+                                     const std::string &subcommand) {
+    std::vector<LockTarget> targets;
+    for (const std::string &key : arguments.all("key")) targets.push_back(target_of(true, key, registry, subcommand));
+    for (const std::string &name : arguments.all("name")) {
+        targets.push_back(target_of(false, name, registry, subcommand));
+    }
+    if (targets.empty()) {
+        throw usage_error("advlock " + subcommand + ": which lock? Give --key 100:1 (or -42, name:TEXT) or --name JOB");
+    }
+    return targets;
+}
+
+std::string set_label(const std::vector<LockTarget> &targets) {
+    std::string label = "{";
+    for (std::size_t i = 0; i < targets.size(); ++i) label += (i ? ", " : "") + targets[i].label;
+    return label + "}";
 }
 
 advlock::session open_session(const std::string &url, const std::string &application_name,
@@ -146,6 +173,27 @@ std::string holder_line(advlock::session &session, const LockTarget &target,
     } catch (const advlock::error &) {
         return target.label + " is held elsewhere (the server would not say by whom)";
     }
+}
+
+std::vector<std::string> set_holder_lines(advlock::session &session, const std::vector<LockTarget> &targets,
+                                          const std::optional<advlock::registry> &registry,
+                                          const std::string &unseen) {
+    std::vector<std::string> lines;
+    try {
+        for (const LockTarget &target : targets) {
+            for (const advlock::holder &holder : session.holders(registry ? &*registry : nullptr, &target.key)) {
+                // This session's own rows are the set's locks granted so far during a wait.
+                if (holder.granted && !holder.is_self) {
+                    lines.push_back(target.label + " is held by " + describe_holder(holder));
+                    break;
+                }
+            }
+        }
+    } catch (const advlock::error &) {
+        return {"one of " + set_label(targets) + " is held elsewhere (the server would not say by whom)"};
+    }
+    if (lines.empty()) lines.push_back("one of " + set_label(targets) + " is held elsewhere (" + unseen + ")");
+    return lines;
 }
 
 }  // namespace advlock::cli

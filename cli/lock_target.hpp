@@ -14,8 +14,9 @@
 
 namespace advlock::cli {
 
-// The options behind the functions below, to add to a subcommand's spec.
-std::vector<OptionSpec> target_options();
+// The options behind the functions below, to add to a subcommand's spec;
+// with sets, --key and --name may repeat (lock_targets).
+std::vector<OptionSpec> target_options(bool sets = false);
 
 struct LockTarget {
     advlock::key key;
@@ -49,6 +50,15 @@ std::optional<advlock::registry> registry_option(const Arguments &arguments,
 LockTarget lock_target(const Arguments &arguments, const std::optional<advlock::registry> &registry,
                        const std::string &subcommand);
 
+// Every --key and --name given (the keys first; a set's order does not
+// matter, the library takes it in key order), at least one, each as
+// lock_target reads it.
+std::vector<LockTarget> lock_targets(const Arguments &arguments, const std::optional<advlock::registry> &registry,
+                                     const std::string &subcommand);
+
+// "{daily_sales, inventory}": a set's labels, for messages.
+std::string set_label(const std::vector<LockTarget> &targets);
+
 // stop_grace: how long the command may take to stop its job after a loss
 // (run: --kill-grace); the server frees the locks only after that too.
 advlock::session open_session(const std::string &url, const std::string &application_name,
@@ -71,5 +81,12 @@ inline constexpr const char *kHolderUnseen = "it was released just now, or the h
 // (unseen) why no holder shows.
 std::string holder_line(advlock::session &session, const LockTarget &target,
                         const std::optional<advlock::registry> &registry, const std::string &unseen = kHolderUnseen);
+
+// For a set: one line for each target another session holds ("a is held by
+// pid ..."), or when none shows, one saying that one of them is held
+// elsewhere (unseen: why none shows).
+std::vector<std::string> set_holder_lines(advlock::session &session, const std::vector<LockTarget> &targets,
+                                          const std::optional<advlock::registry> &registry,
+                                          const std::string &unseen = kHolderUnseen);
 
 }  // namespace advlock::cli

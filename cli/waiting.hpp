@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <optional>
+#include <vector>
 
 #include "advlock.hpp"
 #include "lock_target.hpp"
@@ -27,5 +28,12 @@ std::optional<advlock::lock> take_lock(advlock::session &session, const LockTarg
                                        const std::optional<advlock::registry> &registry,
                                        std::chrono::milliseconds wait, const LockRequest &request,
                                        SignalRelay &signals);
+
+// A set of locks (run --name A --name B), all or nothing: every lock, or
+// std::nullopt with none held; signals as take_lock.
+std::optional<std::vector<advlock::lock>> take_locks(advlock::session &session, const std::vector<LockTarget> &targets,
+                                                     const std::optional<advlock::registry> &registry,
+                                                     std::chrono::milliseconds wait, advlock::mode mode,
+                                                     SignalRelay &signals);
 
 }  // namespace advlock::cli

@@ -28,6 +28,11 @@ to COMMAND. A signal while waiting for the lock cancels the wait: exit 128+N.
   --key KEY                100:1 (pair), -42 (bigint) or name:TEXT
   --name NAME              a lock name: looked up in --registry when given,
                            else the advlock key of the name
+                           --key and --name more than once: a set of locks,
+                           all of them or none (one round trip on PostgreSQL;
+                           taken in key order, so jobs wanting overlapping
+                           sets never deadlock); not with --slots, --fence,
+                           --once-per
   --registry FILE          the registry of lock names and keys
   --config FILE            settings file (default /etc/advlock.toml when it
                            exists): database, registry, also_local, local_url,
@@ -58,15 +63,15 @@ to COMMAND. A signal while waiting for the lock cancels the wait: exit 128+N.
                            own transaction before COMMIT: it fails (SQLSTATE
                            55T01) once a newer holder took the lock
 
-Exit codes: COMMAND's own; 3 held elsewhere (with --slots: every slot); 64
-usage error; 69 cannot connect, the server is a standby, read-only or behind a
-pooler, or a server error; 70 a bug in advlock; 75 the lock was lost; 77 the
-role may not take advisory locks (or this user may not use the local lock
-file); 78 to set up or fix first: invalid registry or config, a local lock
-directory or file another user could change, no ledger table for --once-per or
-fence table for --fence, an option this backend cannot do (--fence off
-PostgreSQL); 128+N a signal N ended the wait for the lock. (Full table: man
-advlock.)
+Exit codes: COMMAND's own; 3 held elsewhere (with --slots: every slot; for a
+set: any of its locks); 64 usage error; 69 cannot connect, the server is a
+standby, read-only or behind a pooler, or a server error; 70 a bug in advlock;
+75 the lock was lost; 77 the role may not take advisory locks (or this user may
+not use the local lock file); 78 to set up or fix first: invalid registry or
+config, a local lock directory or file another user could change, no ledger
+table for --once-per or fence table for --fence, an option this backend cannot
+do (--fence off PostgreSQL); 128+N a signal N ended the wait for the lock. (Full
+table: man advlock.)
 
 example (crontab):
   0 2 * * *  advlock run --db postgresql://batch@db1/sales --name daily_sales -- /opt/batch/daily_sales.sh

@@ -44,7 +44,16 @@ std::string basename_of(const std::string &path) {
 }
 
 // --slots and --fence: what they cannot go with is refused before connecting.
-LockRequest lock_request(const Arguments &arguments) {
+LockRequest lock_request(const Arguments &arguments, std::size_t lock_count) {
+    if (lock_count > 1) {
+        // A set is one lock per --key/--name, all of them or none.
+        for (const char *single : {"slots", "fence", "once-per"}) {
+            if (arguments.has(single)) {
+                throw usage_error(std::string("advlock run: --") + single +
+                                  " goes with one lock: not with several --name/--key (a set of locks)");
+            }
+        }
+    }
     LockRequest request;
     request.mode = arguments.flags.count("shared") ? advlock::mode::shared : advlock::mode::exclusive;
     request.slots = slots_option(arguments, "run");
@@ -64,11 +73,20 @@ LockRequest lock_request(const Arguments &arguments) {
     return request;
 }
 
-// Why the command did not run: who holds the lock, or each of its slots.
-std::string conflict_message(advlock::session &session, const LockTarget &target,
+// Why the command did not run: who holds the lock, or each of its slots, or
+// which locks of the set.
+std::string conflict_message(advlock::session &session, const std::vector<LockTarget> &targets,
                              const std::optional<advlock::registry> &registry, const LockRequest &request,
                              const std::string &where, const std::string &command, int code) {
     const std::string not_running = "; not running " + command + " (exit " + std::to_string(code) + ")\n";
+    if (targets.size() > 1) {
+        std::string busy;
+        for (const std::string &line : set_holder_lines(session, targets, registry)) {
+            busy += (busy.empty() ? "" : "; ") + line;
+        }
+        return "advlock: not every lock of " + set_label(targets) + " is free: " + busy + where + not_running;
+    }
+    const LockTarget &target = targets.front();
     // A fenced grant also waits for the row lock of an earlier holder's checked, still open, transaction.
     const std::string unseen = request.fenced ? std::string(kHolderUnseen) +
                                                     ", or an earlier holder's transaction that checked its fencing "
@@ -98,10 +116,24 @@ EnvironmentVariables lock_environment(const advlock::lock &lock, const LockReque
     return variables;
 }
 
+// The lock (a slot of it, with --slots), or with several --name/--key the
+// set; std::nullopt when held elsewhere.
+std::optional<std::vector<advlock::lock>> take(advlock::session &session, const std::vector<LockTarget> &targets,
+                                               const std::optional<advlock::registry> &registry,
+                                               std::chrono::milliseconds wait, const LockRequest &request,
+                                               SignalRelay &signals) {
+    if (targets.size() > 1) return take_locks(session, targets, registry, wait, request.mode, signals);
+    std::optional<advlock::lock> lock = take_lock(session, targets.front(), registry, wait, request, signals);
+    if (!lock) return std::nullopt;
+    std::vector<advlock::lock> locks;
+    locks.push_back(std::move(*lock));
+    return locks;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string> &args) {
-    std::vector<OptionSpec> spec = target_options();
+    std::vector<OptionSpec> spec = target_options(/*sets=*/true);
     spec.insert(spec.end(), {{"wait", true}, {"shared", false}, {"conflict-exit-code", true}, {"kill-grace", true},
                              {"application-name", true}, {"also-local", false}, {"local-url", true},
                              {"once-per", true}, {"slots", true}, {"fence", false}});
@@ -109,7 +141,8 @@ int run_command(const std::vector<std::string> &args) {
     const std::optional<ConfigFile> config = config_option(arguments);
     const std::string url = database_url(arguments, config, "run");
     const std::optional<advlock::registry> registry = registry_option(arguments, config);
-    const LockTarget target = lock_target(arguments, registry, "run");
+    const std::vector<LockTarget> targets = lock_targets(arguments, registry, "run");
+    const LockTarget &target = targets.front();
     const int on_conflict = conflict_code(arguments, config);
     check_period(arguments);
     const std::optional<std::string> wait_text = setting(arguments, config, "wait", "run.wait");
@@ -117,7 +150,7 @@ int run_command(const std::vector<std::string> &args) {
     const std::optional<std::string> grace_text = setting(arguments, config, "kill-grace", "run.kill_grace");
     const std::chrono::milliseconds grace =
         grace_text ? parse_duration("run", "kill-grace", *grace_text) : std::chrono::seconds(10);
-    const LockRequest request = lock_request(arguments);
+    const LockRequest request = lock_request(arguments, targets.size());
 
     const bool also_local =
         arguments.flags.count("also-local") > 0 || (config && config->get("also_local") == std::optional<std::string>("true"));
@@ -132,15 +165,14 @@ int run_command(const std::vector<std::string> &args) {
     // With --also-local, the host's own lock first: jobs on this host then
     // queue there and never hold a database connection just to wait.
     std::optional<advlock::session> local_session;
-    std::optional<advlock::lock> local_lock;
+    std::optional<std::vector<advlock::lock>> local_locks;
     if (also_local) {
         local_session = open_session(local_url, "");
         SignalRelay signals;  // only while waiting: a signal during the connect below just ends advlock
         // The same slots on this host (at most N here too), but no token: the local backend issues none.
-        local_lock = take_lock(*local_session, target, registry, wait, LockRequest{request.mode, request.slots},
-                               signals);
-        if (!local_lock) {
-            std::cerr << conflict_message(*local_session, target, registry, LockRequest{request.mode, request.slots},
+        local_locks = take(*local_session, targets, registry, wait, LockRequest{request.mode, request.slots}, signals);
+        if (!local_locks) {
+            std::cerr << conflict_message(*local_session, targets, registry, LockRequest{request.mode, request.slots},
                                           " on this host", arguments.command[0], on_conflict);
             return on_conflict;
         }
@@ -149,13 +181,16 @@ int run_command(const std::vector<std::string> &args) {
     advlock::session session = open_session(
         url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])), grace);
     SignalRelay signals;
-    std::optional<advlock::lock> lock = take_lock(session, target, registry, wait, request, signals);
-    if (!lock) {
-        std::cerr << conflict_message(session, target, registry, request, "", arguments.command[0], on_conflict);
+    std::optional<std::vector<advlock::lock>> locks = take(session, targets, registry, wait, request, signals);
+    if (!locks) {
+        std::cerr << conflict_message(session, targets, registry, request, "", arguments.command[0], on_conflict);
         return on_conflict;
     }
-    // Messages from here on name the slot held.
-    const std::string held = request.slots ? slot_target(target, lock->slot()).label : target.label;
+    advlock::lock &lock = locks->front();
+    // Messages from here on name the slot held, or the set.
+    const std::string held = targets.size() > 1 ? set_label(targets)
+                             : request.slots    ? slot_target(target, lock.slot()).label
+                                                : target.label;
 
     const std::optional<std::string> once_per = arguments.value("once-per");
     if (once_per) {
@@ -168,7 +203,7 @@ int run_command(const std::vector<std::string> &args) {
 
     LostNotice lost(session);
     if (local_session) lost.watch(*local_session);
-    SupervisedJob job(arguments.command, grace, lock_environment(*lock, request));
+    SupervisedJob job(arguments.command, grace, lock_environment(lock, request));
     std::optional<int> status = job.wait(signals, lost.fd());
     if (!status) {
         std::cerr << "advlock: the lock on " << held << " was lost (" << lost.why() << "); stopping "
@@ -183,7 +218,11 @@ int run_command(const std::vector<std::string> &args) {
         session.ledger_record(target.label, *once_per, host);
     }
     try {
-        lock->release();
+        if (locks->size() > 1) {
+            advlock::session::release_all(*locks);
+        } else {
+            lock.release();
+        }
     } catch (const advlock::lock_lost &e) {
         std::cerr << "advlock: " << arguments.command[0] << " finished, but the lock on " << held
                   << " had been lost meanwhile: " << e.what() << "\n";
