@@ -91,6 +91,27 @@ transaction on the server; the slot try is the plain cycle on the slot's derived
 """
 
 
+def lock_sets_section(results):
+    rows = []
+    for n in (1, 4, 16):
+        whole, n_whole = median_time_us(results, "BM_LockSetTryRelease", n)
+        singles, n_singles = median_time_us(results, "BM_SingleLocksTryRelease", n)
+        rows.append(f"| {n} | {singles:.1f} µs ({n_singles} runs) | {whole:.1f} µs ({n_whole} runs) | "
+                    f"**{whole / singles:.3f}** |")
+    table = "\n".join(rows)
+    return f"""### Lock sets: N locks all or nothing
+
+`advlock_session_acquire_all` (a try) + `advlock_lock_release_all` of N keys: one statement each
+on PostgreSQL, whatever N is. The baseline, measured in the same run, is N single
+`advlock_session_try_lock` + `advlock_lock_release` cycles (2N round trips), which could also
+leave a job holding part of what it needs.
+
+| N | N single cycles (baseline) | one set | ratio set / singles |
+|---|---|---|---|
+{table}
+"""
+
+
 def loss_detection_section(results, cable_path):
     idle = percentiles(results, "BM_TerminateToLostCallback", 1)
     busy = percentiles(results, "BM_TerminateToLostCallback", 0)
@@ -457,6 +478,8 @@ moment the waiter holds the lock, over {count} hand-offs.
         print(startup_section(startup_path))
     if runs(results, "BM_AdvlockCapiFencedTryRelease"):
         print(options_cost_section(results))
+    if runs(results, "BM_LockSetTryRelease"):
+        print(lock_sets_section(results))
     print(loss_detection_section(results, cable_path))
     if runs(results, "BM_RawLibmariadbGetRelease"):
         print(mysql_section(results))
