@@ -61,6 +61,8 @@ bool PgSession::try_lock_all(const std::vector<LockTarget> &targets, LockMode mo
 }
 
 bool PgSession::try_all_locked(const std::vector<Key> &keys, LockMode mode) {
+    // One key: the single lock's prepared call, cheaper than the set's statement.
+    if (keys.size() == 1) return try_lock_locked(keys.front(), mode);
     const PgResult result = run_set_statement(kTryAll, mode, keys);
     if (std::strcmp(PQgetvalue(result.get(), 0, 0), "t") != 0) return false;
     for (const Key &key : keys) holds_.add(key, mode);
@@ -78,6 +80,7 @@ void PgSession::unlock_all(const std::vector<LockTarget> &targets, LockMode mode
                          " in that mode");
         }
     }
+    if (keys.size() == 1) return unlock_locked(keys.front(), mode);
     for (const Key &key : keys) holds_.remove(key, mode);
     const PgResult result = run_set_statement(kUnlockAll, mode, keys);
     if (std::strcmp(PQgetvalue(result.get(), 0, 0), "0") != 0) {

@@ -106,6 +106,18 @@ TEST(LockSets, TryGetsNoneWhenOneIsHeldElsewhere) {
     EXPECT_NE(take(third, keys[2]), nullptr);
 }
 
+TEST(LockSets, ASetOfOneIsTakenAndReleasedAsOneLock) {
+    const std::vector<advlock_key> keys = set_keys(1);
+    const Session session = open_session(), other = open_session();
+    std::vector<Lock> locks;
+    ASSERT_EQ(acquire_all(&locks, session, targets_of(keys)), ADVLOCK_OK) << advlock_error_last()->message;
+    std::vector<Lock> refused;
+    EXPECT_EQ(acquire_all(&refused, other, targets_of(keys), 100), ADVLOCK_NOT_ACQUIRED);
+    const std::vector<advlock_lock *> handles = raw(locks);
+    ASSERT_EQ(advlock_lock_release_all(handles.data(), handles.size()), ADVLOCK_OK);
+    EXPECT_EQ(acquire_all(&refused, other, targets_of(keys)), ADVLOCK_OK);
+}
+
 TEST(LockSets, WaitGetsThemAllWhenTheLastHolderReleases) {
     const std::vector<advlock_key> keys = set_keys(4);
     const Session holder = open_session();
