@@ -54,7 +54,7 @@ python_results="$build/python.json"
 '
 # Start-up of a cron job: the installed command (libadvlock.so and advlock
 # from `cmake --install`) against flock(1) and psql, same run.
-cmake --build "$build" --target advlock advlock_cli >/dev/null
+cmake --build "$build" --target advlock advlock_cli advlock_man >/dev/null
 rm -rf "$build/prefix"
 for component in runtime cli; do
   cmake --install "$build" --prefix "$build/prefix" --component "$component" >/dev/null
