@@ -17,6 +17,7 @@ require_relative "advlock/key"
 require_relative "advlock/registry"
 require_relative "advlock/lock"
 require_relative "advlock/fence"
+require_relative "advlock/interrupt_relay"
 require_relative "advlock/session"
 
 module Advlock

@@ -136,6 +136,32 @@ class InterruptTest < Minitest::Test
     end
   end
 
+  # In a process with one thread, Ruby would start a thread for every
+  # try_lock so that a Ctrl-C reaches the call (interrupt_relay.rb); the
+  # relay thread spares that: no Thread is made by 200 try_lock + release
+  # cycles, and one (the relay again) when something killed the relay. The
+  # Ctrl-C tests above show the relay delivers. GC off, so dead threads stay
+  # countable.
+  ONE_THREAD_CHILD = <<~RUBY
+    require "advlock"
+    GC.disable
+    session = Advlock.connect(ARGV[0])
+    threads = -> { ObjectSpace.each_object(Thread).count }
+    cycles = -> { 200.times { session.try_lock(Advlock::Key.pair(4242, 5)).release } }
+    before = threads.call
+    cycles.call
+    puts threads.call - before
+    Thread.list.each { |t| t.kill.join if t.name == "advlock interrupts" }
+    before = threads.call
+    cycles.call
+    puts threads.call - before
+  RUBY
+
+  def test_a_try_lock_starts_no_thread
+    out = IO.popen([RbConfig.ruby, "-e", ONE_THREAD_CHILD, AdvlockTest.url], &:read)
+    assert_equal %w[0 1], out.split, "threads made by 200 cycles: relay alive, then relay killed first"
+  end
+
   private
 
   # When pid's wait for key began, from pg_locks (PostgreSQL 14 and later), or nil.

@@ -48,6 +48,7 @@ module Advlock
       options.heartbeat_interval_ms = milliseconds(heartbeat_interval, "heartbeat_interval") || 0
       options.heartbeat_deadline_ms = milliseconds(heartbeat_deadline, "heartbeat_deadline") || 0
       @registry = registry.is_a?(String) || registry.is_a?(Pathname) ? Registry.open(registry) : registry
+      InterruptRelay.ensure_running
       @native = Native::NativeSession.open(url.to_s, options)
       @lost_blocks = []
       @mutex = Mutex.new
@@ -195,6 +196,7 @@ module Advlock
     def take(key, shared, timeout_ms, reentrant, slots, fence)
       k = Key.coerce(key, @registry)
       slot_count = slots.nil? ? 0 : Key.slot_number(slots, "slots")
+      InterruptRelay.ensure_running
       Thread.handle_interrupt(DEFER_INTERRUPTS) do
         native = Thread.handle_interrupt(INTERRUPTS_WHILE_BLOCKING) do
           # A cancel token of its own for each wait (advlock_ruby.i), so an
