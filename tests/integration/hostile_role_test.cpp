@@ -9,6 +9,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "advlock.h"
 #include "support/c_handles.hpp"
@@ -105,6 +106,57 @@ TEST_F(HostileRole, SearchPathCannotLetASecondHolderIn) {
     ASSERT_EQ(advlock_key_from_name(&named, "daily_sales", ADVLOCK_NUL_TERMINATED), ADVLOCK_OK);
     Psql batch(batch_url_);
     EXPECT_EQ(batch.value("SELECT " + owned(expression)), std::to_string(named.bigint));
+}
+
+// A set's statements (one try-all with its undo, one wait-all, the undo
+// after a failed wait) name every function and operator with its schema too:
+// the look-alikes would grant the second set, or skip the undo of its grants.
+TEST_F(HostileRole, SearchPathCannotLetASecondHolderIntoASet) {
+    admin_.script(kEvilSchema);
+    Session first = open_session(nullptr, batch_url_);
+    Session second = open_session(nullptr, batch_url_);
+    ASSERT_TRUE(first && second);
+    // Sets are taken in key order, pairs by (k1, k2): the second's sets are
+    // granted (7, 8) before they meet (7, 9), so each has a grant to undo.
+    const advlock_key a = test_key(), free_pair = advlock_key_pair(7, 8), held_pair = advlock_key_pair(7, 9);
+    std::vector<Lock> held, refused, waited;
+    ASSERT_EQ(acquire_all(&held, first, targets_of({a, held_pair})), ADVLOCK_OK) << advlock_error_last()->message;
+    EXPECT_EQ(acquire_all(&refused, second, targets_of({free_pair, held_pair})), ADVLOCK_NOT_ACQUIRED)
+        << advlock_error_last()->message;
+    EXPECT_EQ(advisory_locks_of(admin_, backend_pid(second)), "") << "the try's undo left its grant";
+    EXPECT_EQ(acquire_all(&waited, second, targets_of({free_pair, held_pair}), 50), ADVLOCK_NOT_ACQUIRED)
+        << advlock_error_last()->message;
+    EXPECT_EQ(advisory_locks_of(admin_, backend_pid(second)), "") << "the wait's undo left its grant";
+
+    std::vector<advlock_lock *> handles{held[0].get(), held[1].get()};
+    ASSERT_EQ(advlock_lock_release_all(handles.data(), handles.size()), ADVLOCK_OK) << advlock_error_last()->message;
+    EXPECT_EQ(advisory_locks_of(admin_, backend_pid(first)), "") << "the look-alike unlock released nothing";
+}
+
+// The role's statement and lock timeouts neither cut a set's wait short nor
+// turn it into an error: it waits as long as the caller said, here without
+// limit, past both, and gets the set once the holder lets go.
+TEST_F(HostileRole, RoleTimeoutsDoNotEndASetsWait) {
+    admin_.script("ALTER ROLE batch SET statement_timeout = '200ms';"
+                  "ALTER ROLE batch SET lock_timeout = '100ms';");
+    Session holder = open_session(nullptr, batch_url_);
+    Session waiter = open_session(nullptr, batch_url_);
+    ASSERT_TRUE(holder && waiter);
+    const advlock_key a = test_key("a"), b = test_key("b");
+    Lock held = take(holder, b);
+    ASSERT_NE(held, nullptr);
+
+    std::vector<Lock> waited;
+    std::thread wait([&] {
+        EXPECT_EQ(acquire_all(&waited, waiter, targets_of({a, b}), -1), ADVLOCK_OK) << advlock_error_last()->message;
+    });
+    wait_until_waiting(admin_, backend_pid(waiter));
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));  // three statement timeouts' worth
+    const std::string during = advisory_locks_of(admin_, backend_pid(waiter));
+    EXPECT_NE(during.find("waiting"), std::string::npos) << "the wait ended early: " << during;
+    ASSERT_EQ(advlock_lock_release(held.get()), ADVLOCK_OK) << advlock_error_last()->message;
+    wait.join();
+    EXPECT_EQ(advisory_locks_of(admin_, backend_pid(waiter)), "granted,granted");
 }
 
 TEST_F(HostileRole, SearchPathCannotChooseTheRunLedger) {

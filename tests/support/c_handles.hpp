@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "advlock.h"
 #include "support/targets.hpp"
@@ -86,6 +87,33 @@ inline advlock_status acquire_with(Lock *out, const Session &session, const advl
     advlock_lock *lock = nullptr;
     const advlock_status status = advlock_session_acquire(&lock, session.get(), of_key(key), mode, &options);
     out->reset(lock);
+    return status;
+}
+
+inline std::vector<advlock_target> targets_of(const std::vector<advlock_key> &keys) {
+    std::vector<advlock_target> targets;
+    for (const advlock_key &key : keys) targets.push_back(advlock_target_of_key(key));
+    return targets;
+}
+
+// advlock_session_acquire_all; the handles go to *out (all null unless OK).
+inline advlock_status acquire_all(std::vector<Lock> *out, const Session &session,
+                                  const std::vector<advlock_target> &targets, int64_t timeout_ms = 0,
+                                  advlock_mode mode = ADVLOCK_EXCLUSIVE, unsigned flags = 0,
+                                  advlock_cancel_token *cancel = nullptr) {
+    advlock_lock_options options;
+    advlock_lock_options_init(&options, ADVLOCK_LOCK_OPTIONS_VERSION);
+    options.timeout_ms = timeout_ms;
+    options.flags = flags;
+    options.cancel = cancel;
+    std::vector<advlock_lock *> handles(targets.size(), reinterpret_cast<advlock_lock *>(0x1));
+    const advlock_status status =
+        advlock_session_acquire_all(handles.data(), session.get(), targets.data(), targets.size(), mode, &options);
+    out->clear();
+    for (advlock_lock *handle : handles) {
+        EXPECT_EQ(handle == nullptr, status != ADVLOCK_OK);
+        out->emplace_back(handle);
+    }
     return status;
 }
 
