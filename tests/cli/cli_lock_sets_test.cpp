@@ -3,6 +3,7 @@
 // seen" (a line the job printed, a row in pg_locks), never timed.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -73,6 +74,22 @@ TEST(CliLockSets, RunHoldsEverySetLockAndAnOverlappingSetSkipsOrWaits) {
     EXPECT_EQ(holder->wait(), 0);
     EXPECT_EQ(waiter->read_line(), "holding");
     EXPECT_EQ(waiter->wait(), 0);
+}
+
+// kill -9 of a set's holder: nothing of advlock runs to release anything,
+// and the server frees the whole set with the connection; the next run of
+// the same set waits for it and runs.
+TEST(CliLockSets, KillingTheHolderFreesTheWholeSet) {
+    TempDirectory dir("advlock-cli-sets-kill");
+    const std::string a = name("a"), b = name("b");
+    auto holder = set_holder(postgres_url(), {a, b}, {}, dir.path() + "/done");
+    ASSERT_EQ(holder->read_line(), "holding");
+    holder->kill(SIGKILL);
+    EXPECT_EQ(holder->wait(), 128 + SIGKILL);
+    const Outcome next =
+        advlock_cli({"run", "--db", postgres_url(), "--name", b, "--name", a, "--wait", "1m", "--", "true"});
+    EXPECT_EQ(next.code, 0) << next.output;
+    std::ofstream(dir.path() + "/done");  // the killed holder's job ends too, if still there
 }
 
 TEST(CliLockSets, LocalBackendTakesTheSetToo) {
