@@ -133,10 +133,10 @@ opens a new session.
 {floor_row}| while the job works (20 ms after its last advlock call) | {idle[2]} | {idle[0] / 1000:.2f} ms | {idle[1] / 1000:.2f} ms | p99 ≤ 3 ms: {verdict(idle[1] <= 3000)} |
 | right after an advlock call (worst case) | {busy[2]} | {busy[0] / 1000:.2f} ms | {busy[1] / 1000:.2f} ms | p99 ≤ 3 ms: {verdict(busy[1] <= 3000)} |
 
-Right after a call the watchdog leaves the socket to the job's calls for 2 ms (a burst of calls
-costs it one wake-up instead of one per round trip), but still hears the server close the
-connection (`POLLRDHUP`, which the calls' answers do not raise), so a terminated session is seen
-at once in both rows. The baseline row is the floor: a raw libpq connection and a thread waiting
+While a call runs, the watchdog leaves the socket's answers to it and looks again every 1 ms (a
+burst of calls costs it a couple of wake-ups per millisecond instead of one per round trip),
+hearing only the server close the connection (`POLLRDHUP`, which answers do not raise); once no
+call runs it waits for the socket as when idle. So news right after a call waits up to 1 ms. The baseline row is the floor: a raw libpq connection and a thread waiting
 in `poll()` for its socket, the least any client can do.
 
 ### Local lock file removed → lost callback
