@@ -50,6 +50,44 @@ static std::int64_t advlock_time_left(std::int64_t timeout_ms, std::chrono::stea
 }
 %}
 
+/* The wrapped objects a try_lock + release cycle passes (the session, the
+   key, the lock), converted without SWIG_ConvertPtr's look at the object's
+   @__swigtype__ (an rb_iv_get, with an rb_intern of the name, per argument):
+   an object of the wrapped class itself needs no such check. These classes
+   are internal (Advlock::Native), so nothing subclasses them; anything else
+   goes through SWIG_ConvertPtr as before. */
+%{
+static int advlock_convert(VALUE object, void **pointer, swig_type_info *type) {
+    const auto *wrapped = static_cast<const swig_class *>(type->clientdata);
+    if (wrapped && !SPECIAL_CONST_P(object) && BUILTIN_TYPE(object) == T_DATA && !RTYPEDDATA_P(object) &&
+        rb_obj_class(object) == wrapped->klass) {
+        *pointer = DATA_PTR(object);
+        return *pointer ? SWIG_OK : SWIG_ObjectPreviouslyDeletedError;
+    }
+    return SWIG_ConvertPtr(object, pointer, type, 0);
+}
+%}
+%typemap(in) advlock_swig::Session *self, advlock_swig::Lock *self, const advlock_swig::Lock *self {
+    void *argp = nullptr;
+    const int res = advlock_convert($input, &argp, $descriptor);
+    if (!SWIG_IsOK(res)) {
+        SWIG_exception_fail(SWIG_ArgError(res), Ruby_Format_TypeError("", "$type", "$symname", $argnum, $input));
+    }
+    $1 = reinterpret_cast<$ltype>(argp);
+}
+%typemap(in) const advlock_swig::Key & {
+    void *argp = nullptr;
+    const int res = advlock_convert($input, &argp, $descriptor);
+    if (!SWIG_IsOK(res)) {
+        SWIG_exception_fail(SWIG_ArgError(res), Ruby_Format_TypeError("", "$type", "$symname", $argnum, $input));
+    }
+    if (!argp) {
+        SWIG_exception_fail(SWIG_ValueError,
+                            Ruby_Format_TypeError("invalid null reference ", "$type", "$symname", $argnum, $input));
+    }
+    $1 = reinterpret_cast<$ltype>(argp);
+}
+
 /* Ruby waits for a loss with IO.select on loss_fd (lib/advlock/session.rb),
    never in a native call holding a thread: see watch_for_loss there. */
 %ignore advlock_swig::Session::wait_until_lost;

@@ -7,15 +7,15 @@ module Advlock
   class Lock
     attr_reader :key, :session
 
-    # slot: 1..N for a lock taken with slots:, 0 otherwise (fixed at the grant).
-    attr_reader :slot
+    # 1..N for a lock taken with slots:, 0 otherwise (fixed at the grant;
+    # asked when first read, which a try_lock + release cycle never does).
+    def slot = @slot ||= @native.slot
 
     def initialize(session, native, key, shared)
       @session = session
       @native = native
       @key = key
       @shared = shared
-      @slot = native.slot
     end
 
     # The key held on the server: #key, or for a lock taken with slots: its
