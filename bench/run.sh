@@ -54,7 +54,7 @@ python_results="$build/python.json"
 '
 # Start-up of a cron job: the installed command (libadvlock.so and advlock
 # from `cmake --install`) against flock(1) and psql, same run.
-cmake --build "$build" --target advlock advlock_cli advlock_man >/dev/null
+cmake --build "$build" --target advlock advlock_cli advlock_man advlock_startup_libpq >/dev/null
 rm -rf "$build/prefix"
 for component in runtime cli; do
   cmake --install "$build" --prefix "$build/prefix" --component "$component" >/dev/null
@@ -62,7 +62,7 @@ done
 startup_results="$build/startup.json"
 "$root/scripts/with-postgres.sh" -- bash -c '
   python3 "'"$root"'/bench/startup/startup.py" --advlock "'"$build"'/prefix/bin/advlock" \
-    --url "$ADVLOCK_TEST_PG_URL" --lock-dir /run/lock --rounds '"$repetitions"' > "'"$startup_results"'"
+    --url "$ADVLOCK_TEST_PG_URL" --libpq-floor "'"$build"'/bench/advlock_startup_libpq" --lock-dir /run/lock --rounds '"$repetitions"' > "'"$startup_results"'"
 '
 # The Java binding (its jar from `mvn package`), against the C ABI and pgjdbc.
 "$root/scripts/install-deps.sh" java

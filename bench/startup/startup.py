@@ -2,16 +2,18 @@
 
   local: `advlock run --db local --name N -- true` vs `flock /run/lock/N true`
   postgres: `advlock run --db URL --name N -- true` vs `psql URL -Atc 'SELECT 1'`
-    (one statement on a new connection: the least a PostgreSQL client can do)
+    (one statement on a new connection), and vs the floor: a C program linked
+    to libpq that connects and takes one lock in one statement
+    (libpq_one_statement.c), what any client taking a lock pays at least
 
 Each process is started and waited for from here, as cron's shell would; rounds
-run the four in a random order, RUNS of each per round, and report each
+run the five in a random order, RUNS of each per round, and report each
 round's median wall time per run. The command is the installed one (`cmake
 --install` into a prefix): what users run, with its RUNPATH, not the build
 tree's.
 
   python3 bench/startup/startup.py --advlock PREFIX/bin/advlock --url URL \
-      --lock-dir DIR --rounds 5 > startup.json
+      --libpq-floor BUILD/bench/advlock_startup_libpq --lock-dir DIR --rounds 5 > startup.json
 """
 import argparse
 import json
@@ -34,6 +36,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--advlock", required=True)
     parser.add_argument("--url", required=True)
+    parser.add_argument("--libpq-floor", required=True, help="the built advlock_startup_libpq")
     parser.add_argument("--lock-dir", required=True, help="flock(1)'s lock file goes here")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--runs", type=int, default=200)
@@ -43,6 +46,7 @@ def main():
         "flock": ["flock", f"{args.lock_dir}/bench_startup", "true"],
         "advlock_postgres": [args.advlock, "run", "--db", args.url, "--name", "bench_startup", "--", "true"],
         "psql": ["psql", args.url, "-Atc", "SELECT 1"],
+        "libpq_floor": [args.libpq_floor, args.url],
     }
     for command in contenders.values():  # warm the page cache; fail early on a broken set-up
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
