@@ -30,8 +30,8 @@ from importlib.metadata import version as _distribution_version
 from typing import Callable, Optional, Union
 
 from . import _advlock
-from ._advlock import (SLOTS_MAX, Holder, Holders, Key, Lock, Registry, RegistryEntry, Session, fence_check_sql,
-                       name_key_sql, sql)
+from ._advlock import (SLOTS_MAX, Holder, Holders, Key, Lock, LockSet, Registry, RegistryEntry, Session,
+                       fence_check_sql, name_key_sql, sql)
 from .errors import (BadKey, Canceled, CapacityError, ClusterTarget, ConfigError, ConnectError, Deadlock, Error,
                      FencedOut, FileError, InternalError, InvalidArgument, LockLost, Misuse, NotAcquired, NotFound,
                      OutOfMemory, PermissionDenied, PoolerTarget, ReadOnlyTarget, RegistryError, ServerError,
@@ -87,7 +87,7 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
 __all__ = [
     "connect", "version", "skip_if_running", "SKIPPED", "CONFLICT_EXIT_CODE", "try_xact_lock", "xact_lock", "name_key_sql", "sql",
     "fence_check", "fence_check_sql", "fence_sql", "SLOTS_MAX",
-    "Session", "Lock", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder", "Holders",
+    "Session", "Lock", "LockSet", "Key", "KeyLike", "Registry", "RegistryEntry", "Holder", "Holders",
     "Error", "NotAcquired", "LockLost", "FencedOut", "UnsafeTarget", "StandbyTarget", "ReadOnlyTarget", "PoolerTarget",
     "ClusterTarget", "UnsafeLockDirectory", "ConnectError", "CapacityError", "Deadlock", "PermissionDenied", "ServerError", "Unsupported",
     "Canceled", "Misuse", "InvalidArgument", "BadKey", "RegistryError", "NotFound", "FileError", "ConfigError",

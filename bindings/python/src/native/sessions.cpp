@@ -1,4 +1,4 @@
-// sessions.cpp: advlock.Session and advlock.Lock.
+// sessions.cpp: advlock.Session, advlock.Lock and advlock.LockSet.
 //
 // Four things here are Python-specific and so live here, not in the core:
 //  - the GIL is released around every call that may wait on the network, so
@@ -154,6 +154,64 @@ private:
     py::object session_;
 };
 
+// A set of locks taken all or nothing (Session.try_lock_all / lock_all): it
+// releases as one, in one round trip on PostgreSQL (advlock_lock_release_all).
+class python_lock_set {
+public:
+    python_lock_set(std::vector<advlock::lock> locks, std::vector<advlock::key> keys, std::string label, bool shared,
+                    py::object session)
+        : locks_(std::move(locks)), keys_(std::move(keys)), label_(std::move(label)), shared_(shared),
+          session_(std::move(session)) {}
+    python_lock_set(python_lock_set &&) = default;
+
+    // A second release, or one after close, is the C ABI's EMISUSE (none released).
+    void release() {
+        released_ = true;
+        naming_errors(label_, [this] {
+            return without_gil([this] { advlock::session::release_all(locks_); return 0; });
+        });
+    }
+    void ensure_held() const {
+        naming_errors(label_, [this] {
+            for (const advlock::lock &lock : locks_) lock.check();
+            return 0;
+        });
+    }
+    bool held() const {
+        for (const advlock::lock &lock : locks_) {
+            if (advlock_lock_check(lock.c_handle()) != ADVLOCK_OK) return false;
+        }
+        return true;
+    }
+    void verify(bool strict) {
+        naming_errors(label_, [&] {
+            return without_gil([&] {
+                for (advlock::lock &lock : locks_) {
+                    lock.verify(strict);
+                    if (!strict) break;  // one round trip proves the session, and so all its locks
+                }
+                return 0;
+            });
+        });
+    }
+    void exit() {
+        if (!released_) release();
+    }
+
+    const std::vector<advlock::key> &keys() const { return keys_; }
+    const std::string &label() const { return label_; }
+    bool shared() const { return shared_; }
+    const py::object &session() const { return session_; }
+
+private:
+    std::vector<advlock::lock> locks_;  // locks_[i] holds keys_[i]
+    std::vector<advlock::key> keys_;
+    bool released_ = false;
+    std::string label_;  // "set of 'a' (key ...), 'b' (key ...)", for messages and repr
+    bool shared_;
+    py::object session_;
+};
+
 // Where the watchdog finds the Python callable; owned by the session object,
 // which closes the C session (joining the watchdog) before dropping it.
 struct lost_slot {
@@ -215,6 +273,38 @@ public:
                                  "");
         }
         return py::cast(python_lock(std::move(*lock), key, std::move(label), request, std::move(self)));
+    }
+
+    py::object try_lock_all(py::object self, py::handle keys_value, const acquire_request &request) {
+        key_set set = to_key_set(keys_value);
+        advlock::session &session = *session_;
+        std::optional<std::vector<advlock::lock>> locks = naming_errors(set.label, [&] {
+            return without_gil([&] { return session.acquire_all(set.keys, mode_of(request.shared), request.options(0, nullptr)); });
+        });
+        if (!locks) return py::none();
+        return py::cast(python_lock_set(std::move(*locks), std::move(set.keys), std::move(set.label), request.shared,
+                                        std::move(self)));
+    }
+
+    py::object lock_all(py::object self, py::handle keys_value, py::handle timeout, const acquire_request &request) {
+        key_set set = to_key_set(keys_value);
+        const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
+        advlock::session &session = *session_;
+        const advlock::mode mode = mode_of(request.shared);
+        std::optional<std::vector<advlock::lock>> locks = naming_errors(set.label, [&] {
+            return waited(timeout_ms, request, [&](std::int64_t left, const advlock::cancel_token *token) {
+                return session.acquire_all(set.keys, mode, request.options(left, token));
+            });
+        });
+        if (!locks) {
+            throw advlock::error(ADVLOCK_NOT_ACQUIRED,
+                                 "lock " + set.label + ": not all of them were free at once (none is held now)" +
+                                     (timeout_ms == 0 ? std::string(" (timeout=0: no wait)")
+                                                      : "; gave up after " + std::string(py::str(timeout)) + " s"),
+                                 "");
+        }
+        return py::cast(python_lock_set(std::move(*locks), std::move(set.keys), std::move(set.label), request.shared,
+                                        std::move(self)));
     }
 
     void cancel() {
@@ -311,16 +401,18 @@ private:
     }
 
     // A wait on the calling thread, without the GIL: the core knows a lock's
-    // owner by its thread. On the main thread a signal with a Python handler
-    // ends it through its own cancel token (not the session's other waits);
-    // the handler then runs here: if it raises (KeyboardInterrupt), that is
-    // raised, after releasing a lock granted in the race; if not, the wait
-    // goes on for the time left.
-    static std::optional<advlock::lock> wait(advlock::session &session, const advlock::key &key,
-                                             std::int64_t timeout_ms, const acquire_request &request) {
-        const advlock::mode mode = mode_of(request.shared);
-        if (!interpreter_alive() || request.cancel || !on_main_thread()) {
-            return without_gil([&] { return session.acquire(key, mode, request.options(timeout_ms, nullptr)); });
+    // owner by its thread. attempt(ms, signal_token) makes one acquire call
+    // and returns what it got (an empty optional: not acquired). On the main
+    // thread a signal with a Python handler ends it through its own cancel
+    // token (not the session's other waits); the handler then runs here: if
+    // it raises (KeyboardInterrupt), that is raised, after releasing what was
+    // granted in the race; if not, the wait goes on for the time left.
+    template <typename Attempt>
+    static auto waited(std::int64_t timeout_ms, const acquire_request &request, Attempt &&attempt)
+        -> decltype(attempt(timeout_ms, nullptr)) {  // spelled out: callers above use it before this point
+        using result_type = decltype(attempt(timeout_ms, nullptr));
+        if (timeout_ms == 0 || !interpreter_alive() || request.cancel || !on_main_thread()) {
+            return without_gil([&] { return attempt(timeout_ms, nullptr); });
         }
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
         signal_watch watch;
@@ -328,19 +420,52 @@ private:
             if (PyErr_CheckSignals() != 0) throw py::error_already_set();
             const std::int64_t left = ms_left(timeout_ms, deadline);
             const advlock::cancel_token &token = watch.token();
-            std::optional<advlock::lock> lock;
+            result_type result;
             try {
-                lock = without_gil([&] { return session.acquire(key, mode, request.options(left, &token)); });
+                result = without_gil([&] { return attempt(left, &token); });
             } catch (const advlock::canceled &) {
                 if (!watch.signal_cancelled_the_wait()) throw;  // Session.cancel()
                 continue;                                        // its handler runs at the top
             }
             if (PyErr_CheckSignals() != 0) {
-                if (lock) without_gil([&] { lock.reset(); return 0; });  // granted in the race
+                if (result) without_gil([&] { result.reset(); return 0; });  // granted in the race
                 throw py::error_already_set();
             }
-            return lock;
+            return result;
         }
+    }
+
+    static std::optional<advlock::lock> wait(advlock::session &session, const advlock::key &key,
+                                             std::int64_t timeout_ms, const acquire_request &request) {
+        const advlock::mode mode = mode_of(request.shared);
+        return waited(timeout_ms, request, [&](std::int64_t left, const advlock::cancel_token *token) {
+            return session.acquire(key, mode, request.options(left, token));
+        });
+    }
+
+    // The keys of try_lock_all/lock_all (any iterable of what try_lock takes,
+    // but not one key: a str would be its characters, a pair its two numbers),
+    // and how messages name the set.
+    struct key_set {
+        std::vector<advlock::key> keys;
+        std::string label;
+    };
+    key_set to_key_set(py::handle keys_value) const {
+        if (py::isinstance<py::str>(keys_value) || py::isinstance<py::bytes>(keys_value) ||
+            py::isinstance(keys_value, py::module_::import("advlock._advlock").attr("Key")) ||
+            !py::hasattr(keys_value, "__iter__")) {
+            throw py::type_error("try_lock_all/lock_all take a list of keys, e.g. [\"daily_sales\", \"inventory\"] "
+                                 "(a pair key is a tuple in it: [(100, 1), (100, 2)]); for one key, use try_lock/lock");
+        }
+        key_set set;
+        set.label = "set of ";
+        for (py::handle value : keys_value) {
+            const advlock::key key = to_key(value, registry_);
+            if (!set.keys.empty()) set.label += ", ";
+            set.label += key_label(value, key);
+            set.keys.push_back(key);
+        }
+        return set;
     }
 
     py::object registry_object_;
@@ -417,6 +542,32 @@ raises LockLost once the session's locks are known to be gone.)doc")
                    (lock.shared() ? ", shared" : ", exclusive") + (lock.reentrant() ? ", reentrant" : "") +
                    (lock.fenced() ? ", fence token " + std::to_string(lock.fence_token()) : std::string()) +
                    (lock.held() ? ", held>" : ", not held>");
+        });
+
+    py::class_<python_lock_set>(module, "LockSet", R"doc(
+Locks taken all or nothing with Session.try_lock_all() or lock_all(): every
+one of them is held, or none is. Release them together with release() or by
+leaving the `with` block (one round trip on PostgreSQL).)doc")
+        .def("release", &python_lock_set::release,
+             "Release every lock of the set now. Raises LockLost when they had been lost, Misuse when already "
+             "released or the session is closed (then none is released).")
+        .def("ensure_held", &python_lock_set::ensure_held,
+             "No round trip: raises LockLost once the locks are known lost.")
+        .def("verify", &python_lock_set::verify, py::arg("strict") = false,
+             "One round trip proving the session still holds its locks; strict also asks pg_locks for each key.")
+        .def_property_readonly("held", &python_lock_set::held, "True until released or known lost (no round trip).")
+        .def_property_readonly("keys", &python_lock_set::keys, "The keys, in the order they were asked for.")
+        .def_property_readonly("shared", &python_lock_set::shared)
+        .def_property_readonly("session", &python_lock_set::session)
+        .def("__len__", [](const python_lock_set &set) { return set.keys().size(); })
+        .def("__enter__", [](py::object self) { return self; })
+        .def("__exit__", [](python_lock_set &set, py::args) {
+            set.exit();
+            return false;
+        })
+        .def("__repr__", [](const python_lock_set &set) {
+            return "<advlock.LockSet " + set.label() + (set.shared() ? ", shared" : ", exclusive") +
+                   (set.held() ? ", held>" : ", not held>");
         });
 
     // A list subclass, so that code treating the answer as a list keeps working.
@@ -510,6 +661,26 @@ exclude each other.)doc")
              "(see try_lock). owner_id (nonzero): who owns the Lock for reentrant=True and the Deadlock checks, "
              "instead of the calling thread, for callers whose tasks share threads (advlock.aio passes each "
              "task's). cancel: a CancelToken ending this wait only (Canceled); the caller then handles Ctrl-C.")
+        .def("try_lock_all", [](py::object self, py::handle keys, bool shared, bool reentrant, std::uint64_t owner_id) {
+                 return self.cast<python_session &>().try_lock_all(
+                     self, keys, acquire_request(shared, reentrant, py::none(), false, owner_id));
+             }, py::arg("keys"), py::kw_only(), py::arg("shared") = false, py::arg("reentrant") = false,
+             py::arg("owner_id") = 0,
+             "Take a set of locks all or nothing, without waiting (a job that needs \"daily_sales\" and "
+             "\"inventory\" at once): a LockSet holding every one, or None with none held when any is held "
+             "elsewhere. keys: a list of distinct keys as try_lock takes them (one round trip on PostgreSQL "
+             "whatever their number). shared, reentrant, owner_id: as try_lock.")
+        .def("lock_all", [](py::object self, py::handle keys, py::handle timeout, bool shared, bool reentrant,
+                            std::uint64_t owner_id, const advlock::cancel_token *cancel) {
+                 return self.cast<python_session &>().lock_all(
+                     self, keys, timeout, acquire_request(shared, reentrant, py::none(), false, owner_id, cancel));
+             }, py::arg("keys"), py::kw_only(), py::arg("timeout") = py::none(), py::arg("shared") = false,
+             py::arg("reentrant") = false, py::arg("owner_id") = 0, py::arg("cancel") = py::none(),
+             "Take a set of locks all or nothing, waiting up to timeout seconds (None: as long as it takes) until "
+             "every one is free at once; a LockSet. Every set is taken in one order (ascending by key) whatever "
+             "the order of keys, so jobs waiting for overlapping sets never deadlock each other. Raises "
+             "NotAcquired when the time runs out (none held), and as lock() otherwise (Canceled, Misuse, "
+             "Deadlock, KeyboardInterrupt on Ctrl-C); a failed wait never leaves a lock behind.")
         .def("cancel", &python_session::cancel, "Interrupt every lock() wait of the session, on all threads.")
         .def("check", &python_session::check, "No round trip: raises LockLost once the session's locks are known lost.")
         .def_property_readonly("lost", &python_session::lost, "True once the session's locks are known lost (or it is closed).")
