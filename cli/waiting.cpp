@@ -21,8 +21,8 @@ std::optional<advlock::lock> acquire(advlock::session &session, const LockTarget
 }
 
 // The same for a set of locks, all or nothing.
-std::optional<std::vector<advlock::lock>> acquire_all(advlock::session &session, const std::vector<LockTarget> &targets,
-                                                      long long timeout_ms, advlock::mode mode) {
+std::optional<advlock::lock_set> acquire_all(advlock::session &session, const std::vector<LockTarget> &targets,
+                                             long long timeout_ms, advlock::mode mode) {
     advlock::lock_options options;
     options.timeout_ms = timeout_ms;
     std::vector<advlock::key> keys;
@@ -99,10 +99,9 @@ std::optional<advlock::lock> take_lock(advlock::session &session, const LockTarg
         [&] { return busy_line(session, target, registry, request); });
 }
 
-std::optional<std::vector<advlock::lock>> take_locks(advlock::session &session, const std::vector<LockTarget> &targets,
-                                                     const std::optional<advlock::registry> &registry,
-                                                     std::chrono::milliseconds wait, advlock::mode mode,
-                                                     SignalRelay &signals) {
+std::optional<advlock::lock_set> take_locks(advlock::session &session, const std::vector<LockTarget> &targets,
+                                            const std::optional<advlock::registry> &registry,
+                                            std::chrono::milliseconds wait, advlock::mode mode, SignalRelay &signals) {
     return take_with(
         session, wait, signals, set_label(targets),
         [&](long long timeout_ms) { return acquire_all(session, targets, timeout_ms, mode); },

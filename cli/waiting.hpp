@@ -31,9 +31,8 @@ std::optional<advlock::lock> take_lock(advlock::session &session, const LockTarg
 
 // A set of locks (run --name A --name B), all or nothing: every lock, or
 // std::nullopt with none held; signals as take_lock.
-std::optional<std::vector<advlock::lock>> take_locks(advlock::session &session, const std::vector<LockTarget> &targets,
-                                                     const std::optional<advlock::registry> &registry,
-                                                     std::chrono::milliseconds wait, advlock::mode mode,
-                                                     SignalRelay &signals);
+std::optional<advlock::lock_set> take_locks(advlock::session &session, const std::vector<LockTarget> &targets,
+                                            const std::optional<advlock::registry> &registry,
+                                            std::chrono::milliseconds wait, advlock::mode mode, SignalRelay &signals);
 
 }  // namespace advlock::cli

@@ -300,6 +300,54 @@ private:
     std::unique_ptr<advlock_lock, deleter> handle_;
 };
 
+// A set of locks taken all or nothing (session::acquire_all): lock i holds
+// key i. release() lets go of every one in one round trip on PostgreSQL
+// (advlock_lock_release_all). A set dropped while held frees each lock, whose
+// release the session's own thread runs, as a lock's end of scope does.
+class lock_set {
+public:
+    explicit lock_set(std::vector<lock> locks) : locks_(std::move(locks)) {}
+
+    // Throws misuse (second release, session closed: then none is released)
+    // or lock_lost; either way every lock counts as released afterwards.
+    void release() {
+        std::vector<advlock_lock *> handles;
+        handles.reserve(locks_.size());
+        for (const lock &l : locks_) handles.push_back(l.c_handle());
+        detail::check(advlock_lock_release_all(handles.data(), handles.size()));
+    }
+    // No round trip: throws lock_lost once the session's locks are known gone
+    // (or misuse once released).
+    void check() const {
+        for (const lock &l : locks_) l.check();
+    }
+    // No round trip, no throw: every lock still held as far as is known.
+    bool held() const noexcept {
+        for (const lock &l : locks_) {
+            if (advlock_lock_check(l.c_handle()) != ADVLOCK_OK) return false;
+        }
+        return true;
+    }
+    // One round trip proves the session, and so every lock it holds; strict
+    // also asks the server's lock table for each key (one round trip each).
+    void verify(bool strict = false) {
+        for (lock &l : locks_) {
+            l.verify(strict);
+            if (!strict) break;
+        }
+    }
+    std::size_t size() const noexcept { return locks_.size(); }
+    lock &operator[](std::size_t i) { return locks_.at(i); }
+    const lock &operator[](std::size_t i) const { return locks_.at(i); }
+    std::vector<lock>::iterator begin() { return locks_.begin(); }
+    std::vector<lock>::iterator end() { return locks_.end(); }
+    std::vector<lock>::const_iterator begin() const { return locks_.begin(); }
+    std::vector<lock>::const_iterator end() const { return locks_.end(); }
+
+private:
+    std::vector<lock> locks_;
+};
+
 // One row of advlock_session_holders, with its strings copied.
 struct holder {
     advlock::key key;
@@ -386,7 +434,7 @@ public:
 
     // A set of locks, all or nothing (advlock_session_acquire_all): one lock
     // per key, in the keys' order, or std::nullopt with none held.
-    std::optional<std::vector<lock>> acquire_all(const std::vector<key> &keys, mode m, const lock_options &options) {
+    std::optional<lock_set> acquire_all(const std::vector<key> &keys, mode m, const lock_options &options) {
         require_open("acquire_all");
         const advlock_lock_options c_options = c_lock_options(options);
         std::vector<advlock_target> targets;
@@ -399,16 +447,7 @@ public:
         std::vector<lock> locks;
         locks.reserve(handles.size());
         for (advlock_lock *l : handles) locks.push_back(lock(l));
-        return locks;
-    }
-
-    // Releases a set's locks (or any locks of this session in one mode) in
-    // one round trip (advlock_lock_release_all); throws as lock::release.
-    static void release_all(std::vector<lock> &locks) {
-        std::vector<advlock_lock *> handles;
-        handles.reserve(locks.size());
-        for (const lock &l : locks) handles.push_back(l.c_handle());
-        detail::check(advlock_lock_release_all(handles.data(), handles.size()));
+        return lock_set(std::move(locks));
     }
 
     // Interrupts every lock_within() wait of the session on other threads.

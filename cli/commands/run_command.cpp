@@ -118,16 +118,16 @@ EnvironmentVariables lock_environment(const advlock::lock &lock, const LockReque
 
 // The lock (a slot of it, with --slots), or with several --name/--key the
 // set; std::nullopt when held elsewhere.
-std::optional<std::vector<advlock::lock>> take(advlock::session &session, const std::vector<LockTarget> &targets,
-                                               const std::optional<advlock::registry> &registry,
-                                               std::chrono::milliseconds wait, const LockRequest &request,
-                                               SignalRelay &signals) {
+std::optional<advlock::lock_set> take(advlock::session &session, const std::vector<LockTarget> &targets,
+                                      const std::optional<advlock::registry> &registry,
+                                      std::chrono::milliseconds wait, const LockRequest &request,
+                                      SignalRelay &signals) {
     if (targets.size() > 1) return take_locks(session, targets, registry, wait, request.mode, signals);
     std::optional<advlock::lock> lock = take_lock(session, targets.front(), registry, wait, request, signals);
     if (!lock) return std::nullopt;
     std::vector<advlock::lock> locks;
     locks.push_back(std::move(*lock));
-    return locks;
+    return advlock::lock_set(std::move(locks));
 }
 
 }  // namespace
@@ -165,7 +165,7 @@ int run_command(const std::vector<std::string> &args) {
     // With --also-local, the host's own lock first: jobs on this host then
     // queue there and never hold a database connection just to wait.
     std::optional<advlock::session> local_session;
-    std::optional<std::vector<advlock::lock>> local_locks;
+    std::optional<advlock::lock_set> local_locks;
     if (also_local) {
         local_session = open_session(local_url, "");
         SignalRelay signals;  // only while waiting: a signal during the connect below just ends advlock
@@ -181,12 +181,12 @@ int run_command(const std::vector<std::string> &args) {
     advlock::session session = open_session(
         url, arguments.value("application-name").value_or("advlock run " + basename_of(arguments.command[0])), grace);
     SignalRelay signals;
-    std::optional<std::vector<advlock::lock>> locks = take(session, targets, registry, wait, request, signals);
+    std::optional<advlock::lock_set> locks = take(session, targets, registry, wait, request, signals);
     if (!locks) {
         std::cerr << conflict_message(session, targets, registry, request, "", arguments.command[0], on_conflict);
         return on_conflict;
     }
-    advlock::lock &lock = locks->front();
+    advlock::lock &lock = (*locks)[0];
     // Messages from here on name the slot held, or the set.
     const std::string held = targets.size() > 1 ? set_label(targets)
                              : request.slots    ? slot_target(target, lock.slot()).label
@@ -219,7 +219,7 @@ int run_command(const std::vector<std::string> &args) {
     }
     try {
         if (locks->size() > 1) {
-            advlock::session::release_all(*locks);
+            locks->release();
         } else {
             lock.release();
         }

@@ -197,3 +197,38 @@ TEST(SessionLocksHpp, WaitsChecksHoldersAndLostHandler) {
     EXPECT_THROW(held->check(), advlock::lock_lost);
     EXPECT_THROW(holder.try_lock(key), advlock::lock_lost);
 }
+
+TEST(SessionLocksHpp, LockSetHoldsEveryKeyReleasesTogetherAndRefusesASecondRelease) {
+    const std::vector<advlock::key> keys = {advlock::key::from_name("session_locks_test.hpp_set_a"),
+                                            advlock::key::from_name("session_locks_test.hpp_set_b")};
+    advlock::session a = advlock::session::open(advlock::test::postgres_url());
+    advlock::session b = advlock::session::open(advlock::test::postgres_url());
+    std::optional<advlock::lock_set> set = a.acquire_all(keys, advlock::mode::exclusive, {});
+    ASSERT_TRUE(set.has_value());
+    ASSERT_EQ(set->size(), 2u);
+    EXPECT_EQ((*set)[1].key(), keys[1]);
+    EXPECT_TRUE(set->held());
+    set->check();
+    set->verify(true);
+    // All or nothing: b gets neither key of a set that overlaps a's.
+    EXPECT_FALSE(b.acquire_all({keys[1], advlock::key::from_name("session_locks_test.hpp_set_c")},
+                               advlock::mode::exclusive, {})
+                     .has_value());
+    EXPECT_TRUE(b.try_lock(advlock::key::from_name("session_locks_test.hpp_set_c")).has_value());
+    set->release();
+    EXPECT_FALSE(set->held());
+    EXPECT_THROW(set->release(), advlock::misuse);
+    EXPECT_THROW(set->check(), advlock::misuse);
+    EXPECT_TRUE(b.acquire_all(keys, advlock::mode::exclusive, {}).has_value());
+}
+
+TEST(SessionLocksHpp, ALockSetDroppedWhileHeldIsReleased) {
+    const std::vector<advlock::key> keys = {advlock::key::from_name("session_locks_test.hpp_drop_a"),
+                                            advlock::key::from_name("session_locks_test.hpp_drop_b")};
+    advlock::session a = advlock::session::open(advlock::test::postgres_url());
+    advlock::session b = advlock::session::open(advlock::test::postgres_url());
+    ASSERT_TRUE(a.acquire_all(keys, advlock::mode::exclusive, {}).has_value());  // dropped at once
+    advlock::lock_options wait;
+    wait.timeout_ms = 30000;
+    EXPECT_TRUE(b.acquire_all(keys, advlock::mode::exclusive, wait).has_value());
+}

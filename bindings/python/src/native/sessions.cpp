@@ -155,10 +155,10 @@ private:
 };
 
 // A set of locks taken all or nothing (Session.try_lock_all / lock_all): it
-// releases as one, in one round trip on PostgreSQL (advlock_lock_release_all).
+// releases as one, in one round trip on PostgreSQL (advlock::lock_set).
 class python_lock_set {
 public:
-    python_lock_set(std::vector<advlock::lock> locks, std::vector<advlock::key> keys, std::string label, bool shared,
+    python_lock_set(advlock::lock_set locks, std::vector<advlock::key> keys, std::string label, bool shared,
                     py::object session)
         : locks_(std::move(locks)), keys_(std::move(keys)), label_(std::move(label)), shared_(shared),
           session_(std::move(session)) {}
@@ -167,32 +167,14 @@ public:
     // A second release, or one after close, is the C ABI's EMISUSE (none released).
     void release() {
         released_ = true;
-        naming_errors(label_, [this] {
-            return without_gil([this] { advlock::session::release_all(locks_); return 0; });
-        });
+        naming_errors(label_, [this] { return without_gil([this] { locks_.release(); return 0; }); });
     }
     void ensure_held() const {
-        naming_errors(label_, [this] {
-            for (const advlock::lock &lock : locks_) lock.check();
-            return 0;
-        });
+        naming_errors(label_, [this] { locks_.check(); return 0; });
     }
-    bool held() const {
-        for (const advlock::lock &lock : locks_) {
-            if (advlock_lock_check(lock.c_handle()) != ADVLOCK_OK) return false;
-        }
-        return true;
-    }
+    bool held() const { return locks_.held(); }
     void verify(bool strict) {
-        naming_errors(label_, [&] {
-            return without_gil([&] {
-                for (advlock::lock &lock : locks_) {
-                    lock.verify(strict);
-                    if (!strict) break;  // one round trip proves the session, and so all its locks
-                }
-                return 0;
-            });
-        });
+        naming_errors(label_, [&] { return without_gil([&] { locks_.verify(strict); return 0; }); });
     }
     void exit() {
         if (!released_) release();
@@ -204,7 +186,7 @@ public:
     const py::object &session() const { return session_; }
 
 private:
-    std::vector<advlock::lock> locks_;  // locks_[i] holds keys_[i]
+    advlock::lock_set locks_;  // locks_[i] holds keys_[i]
     std::vector<advlock::key> keys_;
     bool released_ = false;
     std::string label_;  // "set of 'a' (key ...), 'b' (key ...)", for messages and repr
@@ -278,7 +260,7 @@ public:
     py::object try_lock_all(py::object self, py::handle keys_value, const acquire_request &request) {
         key_set set = to_key_set(keys_value);
         advlock::session &session = *session_;
-        std::optional<std::vector<advlock::lock>> locks = naming_errors(set.label, [&] {
+        std::optional<advlock::lock_set> locks = naming_errors(set.label, [&] {
             return without_gil([&] { return session.acquire_all(set.keys, mode_of(request.shared), request.options(0, nullptr)); });
         });
         if (!locks) return py::none();
@@ -291,7 +273,7 @@ public:
         const std::int64_t timeout_ms = timeout_ms_from_seconds(timeout);
         advlock::session &session = *session_;
         const advlock::mode mode = mode_of(request.shared);
-        std::optional<std::vector<advlock::lock>> locks = naming_errors(set.label, [&] {
+        std::optional<advlock::lock_set> locks = naming_errors(set.label, [&] {
             return waited(timeout_ms, request, [&](std::int64_t left, const advlock::cancel_token *token) {
                 return session.acquire_all(set.keys, mode, request.options(left, token));
             });
@@ -452,7 +434,7 @@ private:
     };
     key_set to_key_set(py::handle keys_value) const {
         if (py::isinstance<py::str>(keys_value) || py::isinstance<py::bytes>(keys_value) ||
-            py::isinstance(keys_value, py::module_::import("advlock._advlock").attr("Key")) ||
+            py::isinstance<advlock::key>(keys_value) ||
             !py::hasattr(keys_value, "__iter__")) {
             throw py::type_error("try_lock_all/lock_all take a list of keys, e.g. [\"daily_sales\", \"inventory\"] "
                                  "(a pair key is a tuple in it: [(100, 1), (100, 2)]); for one key, use try_lock/lock");
