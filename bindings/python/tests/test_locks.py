@@ -156,6 +156,10 @@ def test_bad_options_are_refused(pg_url):
         advlock.connect(pg_url).lock(1, timeout=-1)
     with pytest.raises(advlock.InvalidArgument):
         advlock.connect(pg_url, heartbeat_interval=3601, heartbeat_deadline=10)  # over an hour
+    with pytest.raises(advlock.InvalidArgument, match="stop grace"):
+        advlock.connect(pg_url, stop_grace=3601)  # over an hour: the core's limit, so the value reached it
+    with advlock.connect(pg_url, stop_grace=0.5) as short_grace:
+        assert short_grace.try_lock(advlock.Key(9)) is not None
     with pytest.raises(advlock.ConnectError) as raised:
         advlock.connect("postgresql://someone:s3cret-pw@127.0.0.1:1/db")
     assert "s3cret-pw" not in str(raised.value)

@@ -54,7 +54,7 @@ def version() -> str:
 
 def connect(url: str = "", *, application_name: Optional[str] = None, allow_standby: bool = False,
             allow_pooler: bool = False, heartbeat_interval: Optional[float] = None,
-            heartbeat_deadline: Optional[float] = None,
+            heartbeat_deadline: Optional[float] = None, stop_grace: Optional[float] = None,
             registry: "Union[Registry, str, os.PathLike[str], None]" = None,
             on_lost: Optional[Callable[[str], None]] = None) -> Session:
     """Open a lock session: one dedicated connection, never pooled.
@@ -69,6 +69,9 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
     path of a registry file; names given to try_lock()/lock() are then looked
     up in it. on_lost(why) is called once, from advlock's watchdog thread,
     when the session's locks are lost. heartbeat_*: seconds (defaults 2 + 3).
+    stop_grace: seconds the job may still work under the lock after its loss
+    is reported (default 10); the server frees a silent client's locks only
+    after heartbeat_interval + heartbeat_deadline + stop_grace + 3 s.
 
     Raises ConnectError, StandbyTarget / ReadOnlyTarget / PoolerTarget /
     ClusterTarget (all UnsafeTarget) unless allowed, UnsafeLockDirectory, InvalidArgument,
@@ -78,7 +81,8 @@ def connect(url: str = "", *, application_name: Optional[str] = None, allow_stan
         registry = Registry.open(os.fspath(registry))
     session = Session(url, application_name=application_name, allow_standby=allow_standby,
                       allow_pooler=allow_pooler, heartbeat_interval=heartbeat_interval,
-                      heartbeat_deadline=heartbeat_deadline, registry=registry)
+                      heartbeat_deadline=heartbeat_deadline, stop_grace=stop_grace,
+                      registry=registry)
     if on_lost is not None:
         session.on_lost(on_lost)
     return session

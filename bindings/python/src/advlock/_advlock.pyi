@@ -149,7 +149,8 @@ class Holders(List[Holder]):
 class Session:
     def __init__(self, url: str, *, application_name: Optional[str] = None, allow_standby: bool = False,
                  allow_pooler: bool = False, heartbeat_interval: Optional[float] = None,
-                 heartbeat_deadline: Optional[float] = None, registry: Optional[Registry] = None) -> None: ...
+                 heartbeat_deadline: Optional[float] = None, stop_grace: Optional[float] = None,
+                 registry: Optional[Registry] = None) -> None: ...
     def try_lock(self, key: KeyLike, *, shared: bool = False, reentrant: bool = False, slots: Optional[int] = None,
                  fence: bool = False, owner_id: int = 0) -> Optional[Lock]: ...
     def lock(self, key: KeyLike, *, timeout: Optional[float] = None, shared: bool = False,

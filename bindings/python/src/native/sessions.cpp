@@ -600,7 +600,8 @@ the session are one owner: it may take the lock again (each Lock releases
 once), other threads and non-reentrant Locks stay excluded. Shared Locks never
 exclude each other.)doc")
         .def(py::init([](const std::string &url, py::object application_name, bool allow_standby, bool allow_pooler,
-                         py::object heartbeat_interval, py::object heartbeat_deadline, py::object registry) {
+                         py::object heartbeat_interval, py::object heartbeat_deadline, py::object stop_grace,
+                         py::object registry) {
                  advlock::session_options options;
                  if (!application_name.is_none()) options.application_name = application_name.cast<std::string>();
                  options.allow_standby = allow_standby;
@@ -609,11 +610,14 @@ exclude each other.)doc")
                      options.heartbeat_interval_ms = static_cast<std::int32_t>(timeout_ms_from_seconds(heartbeat_interval));
                  if (!heartbeat_deadline.is_none())
                      options.heartbeat_deadline_ms = static_cast<std::int32_t>(timeout_ms_from_seconds(heartbeat_deadline));
+                 if (!stop_grace.is_none())
+                     options.stop_grace_ms = static_cast<std::int32_t>(timeout_ms_from_seconds(stop_grace));
                  return std::make_unique<python_session>(url, options, std::move(registry));
              }),
              py::arg("url"), py::kw_only(), py::arg("application_name") = py::none(), py::arg("allow_standby") = false,
              py::arg("allow_pooler") = false, py::arg("heartbeat_interval") = py::none(),
-             py::arg("heartbeat_deadline") = py::none(), py::arg("registry") = py::none())
+             py::arg("heartbeat_deadline") = py::none(), py::arg("stop_grace") = py::none(),
+             py::arg("registry") = py::none())
         .def("try_lock", [](py::object self, py::handle key, bool shared, bool reentrant, py::handle slots, bool fence,
                             std::uint64_t owner_id) {
                  return self.cast<python_session &>().try_lock(

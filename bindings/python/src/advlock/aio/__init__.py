@@ -7,6 +7,8 @@ awaited, with each task in the place of a thread.
         lock = await session.try_lock("daily_sales")          # None when held elsewhere
         async with session.lock("export", timeout=30):         # raises advlock.NotAcquired
             ...
+        async with session.lock_all(["daily_sales", "inventory"], timeout=30):  # all or none
+            ...
         session.on_lost(lambda why: job.cancel())             # called on the loop
         await session.wait_lost()                              # raises advlock.LockLost
 
@@ -30,13 +32,13 @@ from .. import connect as _connect
 from .. import _advlock
 from .._advlock import Registry
 from . import _lane
-from ._session import Lock, PendingLock, Session
+from ._session import Lock, LockSet, PendingLock, Session
 from ._xact import try_xact_lock, xact_lock
 
 
 async def connect(url: str = "", *, application_name: Optional[str] = None, allow_standby: bool = False,
                   allow_pooler: bool = False, heartbeat_interval: Optional[float] = None,
-                  heartbeat_deadline: Optional[float] = None,
+                  heartbeat_deadline: Optional[float] = None, stop_grace: Optional[float] = None,
                   registry: "Union[Registry, str, os.PathLike[str], None]" = None,
                   on_lost: Optional[Callable[[str], None]] = None) -> Session:
     """Open a lock session, as advlock.connect (the same options and errors), off the event loop: on the
@@ -48,7 +50,7 @@ async def connect(url: str = "", *, application_name: Optional[str] = None, allo
     def open_session() -> _advlock.Session:
         return _connect(url, application_name=application_name, allow_standby=allow_standby,
                         allow_pooler=allow_pooler, heartbeat_interval=heartbeat_interval,
-                        heartbeat_deadline=heartbeat_deadline, registry=registry)
+                        heartbeat_deadline=heartbeat_deadline, stop_grace=stop_grace, registry=registry)
 
     try:
         native = await _lane.call(calls, open_session)  # cancelled: a session opened in the race is freed, closed
@@ -61,4 +63,4 @@ async def connect(url: str = "", *, application_name: Optional[str] = None, allo
     return session
 
 
-__all__ = ["connect", "Session", "Lock", "PendingLock", "try_xact_lock", "xact_lock"]
+__all__ = ["connect", "Session", "Lock", "LockSet", "PendingLock", "try_xact_lock", "xact_lock"]

@@ -26,7 +26,7 @@ import itertools
 import threading
 import time
 import weakref
-from typing import Any, Awaitable, Callable, Generator, Optional
+from typing import Any, Awaitable, Callable, Generator, Generic, Iterable, List, Optional, TypeVar
 
 from .. import _advlock
 from .. import KeyLike
@@ -49,12 +49,12 @@ def _current_owner_id() -> int:
     return owner
 
 
-class Lock:
-    """One held lock of an advlock.aio.Session: advlock.Lock's calls, awaited where they take a round trip.
-    Release it with ``await lock.release()`` or by leaving its ``async with`` block."""
+class _Held:
+    """What a Lock and a LockSet of an advlock.aio.Session share: the synchronous object's calls, awaited where
+    they take a round trip."""
 
-    def __init__(self, lock: _advlock.Lock, session: "Session") -> None:
-        self._lock = lock
+    def __init__(self, native: Any, session: "Session") -> None:
+        self._native_held = native
         self._session = session
         self._released = False
 
@@ -63,19 +63,43 @@ class Lock:
         holder), Misuse when already released or the session is closed. Not cancellable once started: a
         cancelled task's release still completes, then CancelledError is raised."""
         self._released = True
-        await self._session._call(self._lock.release)
+        await self._session._call(self._native_held.release)
 
     async def verify(self, strict: bool = False) -> None:
-        """One round trip proving the session still holds its locks (strict: also pg_locks for this key)."""
-        await self._session._call(lambda: self._lock.verify(strict))
+        """One round trip proving the session still holds its locks (strict: also pg_locks for each key)."""
+        await self._session._call(lambda: self._native_held.verify(strict))
 
     def ensure_held(self) -> None:
         """No round trip: raises LockLost once the lock is known lost."""
-        self._lock.ensure_held()
+        self._native_held.ensure_held()
 
     @property
     def held(self) -> bool:
-        return self._lock.held
+        return bool(self._native_held.held)
+
+    @property
+    def shared(self) -> bool:
+        return bool(self._native_held.shared)
+
+    @property
+    def session(self) -> "Session":
+        return self._session
+
+    async def _leave(self) -> None:
+        if not self._released:
+            await self.release()
+
+    def __repr__(self) -> str:
+        return "<advlock.aio" + repr(self._native_held)[len("<advlock"):]
+
+
+class Lock(_Held):
+    """One held lock of an advlock.aio.Session: advlock.Lock's calls, awaited where they take a round trip.
+    Release it with ``await lock.release()`` or by leaving its ``async with`` block."""
+
+    def __init__(self, lock: _advlock.Lock, session: "Session") -> None:
+        super().__init__(lock, session)
+        self._lock = lock
 
     @property
     def key(self) -> Key:
@@ -98,47 +122,62 @@ class Lock:
         return self._lock.fence_token
 
     @property
-    def shared(self) -> bool:
-        return self._lock.shared
-
-    @property
     def reentrant(self) -> bool:
         return self._lock.reentrant
-
-    @property
-    def session(self) -> "Session":
-        return self._session
 
     async def __aenter__(self) -> "Lock":
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if not self._released:
-            await self.release()
-
-    def __repr__(self) -> str:
-        return "<advlock.aio" + repr(self._lock)[len("<advlock"):]
+        await self._leave()
 
 
-class PendingLock:
-    """What Session.lock() returns: await it for the Lock (``lock = await session.lock(...)``), or use it as
-    ``async with session.lock(...) as lock:``, which releases on leaving."""
+class LockSet(_Held):
+    """A set of locks of an advlock.aio.Session taken all or nothing (try_lock_all, lock_all): advlock.LockSet's
+    calls, awaited where they take a round trip. ``await locks.release()`` or leaving its ``async with`` block
+    releases every one together, in one round trip on PostgreSQL."""
 
-    def __init__(self, acquire: Callable[[], Awaitable[Lock]]) -> None:
+    def __init__(self, locks: _advlock.LockSet, session: "Session") -> None:
+        super().__init__(locks, session)
+        self._locks = locks
+
+    @property
+    def keys(self) -> List[Key]:
+        """The keys, in the order they were asked for."""
+        return self._locks.keys
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    async def __aenter__(self) -> "LockSet":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._leave()
+
+
+_HeldT = TypeVar("_HeldT", Lock, LockSet)
+
+
+class PendingLock(Generic[_HeldT]):
+    """What Session.lock() and lock_all() return: await it for the Lock or LockSet (``lock = await
+    session.lock(...)``), or use it as ``async with session.lock(...) as lock:``, which releases on leaving."""
+
+    def __init__(self, acquire: Callable[[], Awaitable[_HeldT]]) -> None:
         self._acquire = acquire
-        self._lock: Optional[Lock] = None
+        self._lock: Optional[_HeldT] = None
 
-    def __await__(self) -> Generator[Any, None, Lock]:
+    def __await__(self) -> Generator[Any, None, _HeldT]:
         return self._acquire().__await__()
 
-    async def __aenter__(self) -> Lock:
+    async def __aenter__(self) -> _HeldT:
         self._lock = await self._acquire()
         return self._lock
 
     async def __aexit__(self, *exc: object) -> None:
         lock, self._lock = self._lock, None
         if lock is not None:
-            await lock.__aexit__(*exc)
+            await lock._leave()
 
 
 class Session:
@@ -179,47 +218,75 @@ class Session:
         return None if lock is None else Lock(lock, self)
 
     def lock(self, key: KeyLike, *, timeout: Optional[float] = None, shared: bool = False, reentrant: bool = False,
-             slots: Optional[int] = None, fence: bool = False) -> PendingLock:
+             slots: Optional[int] = None, fence: bool = False) -> PendingLock[Lock]:
         """Take the lock, waiting up to timeout seconds (None: as long as it takes), counted from this call:
         the time queued behind the session's other waits counts. ``lock = await session.lock(...)`` or
         ``async with session.lock(...) as lock:``. Raises NotAcquired when the time runs out, and otherwise as
         advlock.Session.lock. Cancelling the task (also asyncio.wait_for / asyncio.timeout running out) ends
         the wait on the server, waits for it to end, releases a lock granted in the race, then raises
         CancelledError: no lock is left behind."""
-        timeout_ms = _advlock.timeout_ms(timeout)  # InvalidArgument now, for a bad timeout
         owner_id = _current_owner_id()
+
+        def attempt(left: Optional[float], cancel: Optional[_advlock.CancelToken]) -> _advlock.Lock:
+            return self._native.lock(key, timeout=left, shared=shared, reentrant=reentrant, slots=slots,
+                                     fence=fence, owner_id=owner_id, cancel=cancel)
+
+        return self._pending(timeout, attempt, Lock)
+
+    async def try_lock_all(self, keys: Iterable[KeyLike], *, shared: bool = False,
+                           reentrant: bool = False) -> Optional[LockSet]:
+        """Take a set of locks without waiting, all or nothing: a LockSet holding every one, or None with none
+        held when any is held by another session or another task's Lock. Keys and options as
+        advlock.Session.try_lock_all."""
+        owner_id = _current_owner_id()
+        locks = await self._call(lambda: self._native.try_lock_all(keys, shared=shared, reentrant=reentrant,
+                                                                   owner_id=owner_id))
+        return None if locks is None else LockSet(locks, self)
+
+    def lock_all(self, keys: Iterable[KeyLike], *, timeout: Optional[float] = None, shared: bool = False,
+                 reentrant: bool = False) -> PendingLock[LockSet]:
+        """Take a set of locks, all or nothing, waiting up to timeout seconds (None: as long as it takes) until
+        every one is free at once, as advlock.Session.lock_all (the same order, so overlapping sets never
+        deadlock). ``locks = await session.lock_all(...)`` or ``async with session.lock_all(...) as locks:``.
+        Raises NotAcquired, with none held, when the time runs out; cancelling the task leaves none held, as
+        lock() does."""
+        owner_id = _current_owner_id()
+
+        def attempt(left: Optional[float], cancel: Optional[_advlock.CancelToken]) -> _advlock.LockSet:
+            return self._native.lock_all(keys, timeout=left, shared=shared, reentrant=reentrant, owner_id=owner_id,
+                                         cancel=cancel)
+
+        return self._pending(timeout, attempt, LockSet)
+
+    def _pending(self, timeout: Optional[float], attempt: Callable[[Optional[float], Optional[_advlock.CancelToken]], Any],
+                 wrap: Callable[[Any, "Session"], _HeldT]) -> PendingLock[_HeldT]:
+        """lock() and lock_all(): attempt(timeout_left, cancel_token) is the synchronous call, wrap its result."""
+        timeout_ms = _advlock.timeout_ms(timeout)  # InvalidArgument now, for a bad timeout
         deadline = None if timeout is None else time.monotonic() + float(timeout)
 
-        async def acquire() -> Lock:
+        async def acquire() -> _HeldT:
             if timeout_ms == 0:
-                return await self._acquire_now(key, owner_id, shared, reentrant, slots, fence)
-            return await self._acquire_waiting(key, deadline, owner_id, shared, reentrant, slots, fence)
+                return wrap(await self._call(lambda: attempt(0, None)), self)
+            return wrap(await self._acquire_waiting(deadline, attempt), self)
 
         return PendingLock(acquire)
 
-    async def _acquire_now(self, key: KeyLike, owner_id: int, shared: bool, reentrant: bool, slots: Optional[int],
-                           fence: bool) -> Lock:
-        lock = await self._call(lambda: self._native.lock(key, timeout=0, shared=shared, reentrant=reentrant,
-                                                          slots=slots, fence=fence, owner_id=owner_id))
-        return Lock(lock, self)
-
-    async def _acquire_waiting(self, key: KeyLike, deadline: Optional[float], owner_id: int, shared: bool,
-                               reentrant: bool, slots: Optional[int], fence: bool) -> Lock:
+    async def _acquire_waiting(self, deadline: Optional[float],
+                               attempt: Callable[[Optional[float], Optional[_advlock.CancelToken]], Any]) -> Any:
         token = _advlock.CancelToken()
         abandoned = threading.Event()
 
-        def wait() -> Optional[_advlock.Lock]:
+        def wait() -> Any:
             # What is left of the timeout once this wait's turn came (at least a millisecond: a wait, not a try).
             left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-            lock = self._native.lock(key, timeout=left, shared=shared, reentrant=reentrant, slots=slots,
-                                     fence=fence, owner_id=owner_id, cancel=token)
+            held = attempt(left, token)
             if abandoned.is_set():  # granted as the task was cancelled: release before the next wait's turn
                 try:
-                    lock.release()
+                    held.release()
                 except Exception:
                     pass  # lost or closed: nothing is held either way
                 return None
-            return lock
+            return held
 
         def cancel() -> None:
             abandoned.set()
@@ -227,9 +294,9 @@ class Session:
             # on a lane: the calls lane may be queued behind this very wait.
             self._loop.run_in_executor(None, token.cancel)
 
-        lock = await _lane.call(self._waits, wait, on_cancel=cancel)
-        assert lock is not None  # None only once abandoned, and then call() raised CancelledError
-        return Lock(lock, self)
+        held = await _lane.call(self._waits, wait, on_cancel=cancel)
+        assert held is not None  # None only once abandoned, and then call() raised CancelledError
+        return held
 
     async def verify(self) -> None:
         """One round trip proving this is still the session that took its locks."""
