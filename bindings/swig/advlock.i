@@ -22,6 +22,7 @@
 %rename(NativeHolder) advlock_swig::Holder;
 %rename(NativeHolderList) advlock_swig::HolderList;
 %rename(NativeLock) advlock_swig::Lock;
+%rename(NativeLockSet) advlock_swig::LockSet;
 %rename(NativeSession) advlock_swig::Session;
 %rename(NativeSessionOptions) advlock_swig::SessionOptions;
 %rename(NativeCancelToken) advlock_swig::CancelToken;
@@ -47,6 +48,7 @@
 %newobject advlock_swig::Session::lock;
 %newobject advlock_swig::Session::acquire;
 %newobject advlock_swig::Session::acquire_as;
+%newobject advlock_swig::Session::acquire_all;
 %newobject advlock_swig::Registry::open;
 %newobject advlock_swig::Registry::parse;
 
@@ -60,11 +62,13 @@
 %copyctor advlock_swig::Key;
 %ignore advlock_swig::Registry::native;
 %ignore advlock_swig::Lock::Lock;
+%ignore advlock_swig::LockSet::LockSet;
 %ignore advlock_swig::CancelToken::native;
 
 namespace std {
 %template(HolderVector) vector<advlock_swig::Holder>;
 %template(StatusInfoVector) vector<advlock_swig::StatusInfo>;
+%template(KeyVector) vector<advlock_swig::Key>;
 }
 
 %include "advlock_swig.hpp"
