@@ -71,4 +71,8 @@ return $null;
   }
 %}
 
+/* One lock and a set of locks answer the same calls: the hand-written
+   NativeHold lets the idiomatic layer share their release/check/verify. */
+%typemap(javainterfaces) advlock_swig::Lock, advlock_swig::LockSet "NativeHold"
+
 %include "advlock.i"

@@ -11,40 +11,20 @@ import io.advlock.internal.NativeLock;
  * frees it (the C ABI hands that release to the session's own thread, so the
  * collector never waits on the network); release it yourself to see a loss.
  */
-public final class Lock implements AutoCloseable {
-    private final LockSession session;
+public final class Lock extends Guard {
     private final Key key;
-    private final Mode mode;
-    private final boolean reentrant;
     private final int slot;  // fixed at the grant: read once, so toString never calls into a closed session
-    // Never deleted here: another thread may be inside it. Released and closed-session
-    // handles answer MisuseException from the C ABI; finalization frees it.
     private final NativeLock handle;
 
     Lock(LockSession session, NativeLock handle, Key key, Mode mode, boolean reentrant) {
-        this.session = session;
+        super(session, handle, mode, reentrant);
         this.handle = handle;
         this.key = key;
-        this.mode = mode;
-        this.reentrant = reentrant;
         this.slot = handle.slot();
     }
 
     public Key key() {
         return key;
-    }
-
-    public Mode mode() {
-        return mode;
-    }
-
-    /** Taken with {@link LockOptions#reentrant(boolean)}: one owner with its thread's other reentrant Locks. */
-    public boolean isReentrant() {
-        return reentrant;
-    }
-
-    public LockSession session() {
-        return session;
     }
 
     /**
@@ -80,50 +60,8 @@ public final class Lock implements AutoCloseable {
         Fencing.check(connection, this);
     }
 
-    /**
-     * Release now. Throws {@link LockLostException} when the lock had been lost
-     * (the work done under it may have overlapped another holder), and
-     * {@link MisuseException} when already released or the session is closed.
-     */
-    public void release() {
-        handle.release();
-    }
-
-    /**
-     * Releases if still held; a loss found here is thrown (see {@link #release()}). Already
-     * released, or its session closed (which released it): nothing to do.
-     */
-    @Override
-    public void close() {
-        try {
-            handle.release();
-        } catch (MisuseException e) {
-            // released before, or by its session's close
-        }
-    }
-
-    /** No round trip: throws {@link LockLostException} once the lock is known lost. */
-    public void ensureHeld() {
-        handle.check();
-    }
-
-    /** One round trip; strict also asks pg_locks whether this session holds this key. */
-    public void verify(boolean strict) {
-        handle.verify(strict);
-    }
-
-    public void verify() {
-        verify(false);
-    }
-
-    /** True until released or known lost (no round trip). */
-    public boolean isHeld() {
-        return handle.held();
-    }
-
     @Override
     public String toString() {
-        return "Lock(" + key + (slot != 0 ? ", slot " + slot : "") + (mode == Mode.SHARED ? ", shared" : "")
-                + (reentrant ? ", reentrant" : "") + ")";
+        return "Lock(" + key + (slot != 0 ? ", slot " + slot : "") + traits() + ")";
     }
 }

@@ -3,7 +3,9 @@ package io.advlock;
 /**
  * How {@link LockSession#tryLock(Key, LockOptions)} and {@link LockSession#lock(Key, java.time.Duration,
  * LockOptions)} take a lock: its {@link Mode}, whether it is reentrant, its slots and its fencing token.
- * A small builder.
+ * A small builder. {@link LockSession#tryLockAll(java.util.List, LockOptions)} and
+ * {@link LockSession#lockAll(java.util.List, java.time.Duration, LockOptions)} take a set with its mode and
+ * reentrancy; a set has no slots and no fencing token ({@link InvalidArgumentException}).
  *
  * <pre>{@code
  * LockOptions.defaults().reentrant(true)          // like java.util.concurrent.locks.ReentrantLock

@@ -1,16 +1,21 @@
 package io.advlock;
 
 import io.advlock.internal.HolderVector;
+import io.advlock.internal.KeyVector;
+import io.advlock.internal.NativeCancelToken;
 import io.advlock.internal.NativeHolderList;
 import io.advlock.internal.NativeKey;
 import io.advlock.internal.NativeLock;
+import io.advlock.internal.NativeLockSet;
 import io.advlock.internal.NativeSession;
 import io.advlock.internal.NativeSessionOptions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * One dedicated database connection that holds locks: never from a pool,
@@ -39,13 +44,22 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * id, so virtual threads (Java 21) are owners of their own even when they share
  * a carrier thread or move between carriers.
  *
+ * <p>Sets of locks, all or nothing: a job that needs "daily_sales" and "inventory" at once takes
+ * both or neither with {@link #tryLockAll(List)} or {@link #lockAll(List, Duration)}, which give a
+ * {@link LockSet}. A try keeps the locks only if every one was free; a wait waits until all are
+ * free at once. Every set is taken in one order, by key, whatever order the list has, so jobs
+ * waiting for overlapping sets never deadlock each other (a job that also takes single locks while
+ * it holds a set keeps to that order itself). On PostgreSQL a try, a granted wait and the release
+ * cost one round trip each, however many keys. The owner rule, the options, interrupts and
+ * {@link #cancel()} are those of single locks.
+ *
  * <p>Thread safety: any thread may use a session; calls to the server are
  * serialised on its one connection (a wait on the server holds the connection,
  * a wait for another Lock of this session does not). {@link #cancel()} ends
  * every thread's wait; {@code Thread.interrupt()} ends the interrupted thread's
  * {@link #lock} wait only, with a {@link CanceledException} (see
  * {@link #lock(Key, Duration, LockOptions)}), so {@code ExecutorService.shutdownNow()}
- * ends tasks blocked in lock(). {@link #close()} may come from any thread and
+ * ends tasks blocked in lock() or lockAll(). {@link #close()} may come from any thread and
  * ends the waits in progress (with a {@link MisuseException}: the session is closed). After
  * close every call throws {@link MisuseException} but {@link #cancel()} (nothing to end) and
  * {@link #serverId()} (still known): the C ABI answers, Java keeps no state of its own.
@@ -102,6 +116,7 @@ public final class LockSession implements AutoCloseable {
             o.setAllow_pooler(options.allowPooler);
             o.setHeartbeat_interval_ms(milliseconds(options.heartbeatInterval, "heartbeat interval"));
             o.setHeartbeat_deadline_ms(milliseconds(options.heartbeatDeadline, "heartbeat deadline"));
+            o.setStop_grace_ms(milliseconds(options.stopGrace, "stop grace"));
             return new LockSession(NativeSession.open(target, o), options.registry);
         } finally {
             o.delete();
@@ -178,6 +193,59 @@ public final class LockSession implements AutoCloseable {
 
     public Lock lock(String name, Duration timeout, LockOptions options) {
         return lock(keyOf(name), timeout, options);
+    }
+
+    /**
+     * Take every lock of the set without waiting, or none: empty when any of them is held by
+     * another owner (another session, or another Lock or LockSet of this one), and then none of the
+     * free ones is kept. Exclusive and not reentrant.
+     */
+    public Optional<LockSet> tryLockAll(List<Key> keys) {
+        return tryLockAll(keys, LockOptions.defaults());
+    }
+
+    /**
+     * As {@link #tryLockAll(List)}, with the options' mode and reentrancy; a set has no slots and no
+     * fencing token ({@link InvalidArgumentException}). The keys must be distinct locks, at least
+     * one ({@link InvalidArgumentException} otherwise). Never interrupted, as {@link #tryLock}.
+     */
+    public Optional<LockSet> tryLockAll(List<Key> keys, LockOptions options) {
+        return Optional.ofNullable(takeAll(keys, options, 0, false));
+    }
+
+    /** {@link #lockAll(List, Duration, LockOptions)}, exclusive and not reentrant. */
+    public LockSet lockAll(List<Key> keys, Duration timeout) {
+        return lockAll(keys, timeout, LockOptions.defaults());
+    }
+
+    /**
+     * Take every lock of the set, waiting up to timeout (null: as long as it takes) until all are
+     * free at once. Throws {@link NotAcquiredException} when the time runs out, with none of them
+     * held, and otherwise fails as {@link #lock(Key, Duration, LockOptions)} does, interrupts
+     * included: {@code Thread.interrupt()} ends the wait with a {@link CanceledException} caused by
+     * an {@link InterruptedException}, the flag left set, and a set granted in the race is released.
+     * A failed wait never leaves a lock behind. Options and keys as {@link #tryLockAll(List, LockOptions)}.
+     */
+    public LockSet lockAll(List<Key> keys, Duration timeout, LockOptions options) {
+        long ms = timeout == null ? WAIT_FOREVER : milliseconds(timeout, "timeout");
+        LockSet set = takeAll(keys, options, ms, true);
+        if (set == null) {  // keys passed takeAll's checks
+            throw new NotAcquiredException("lock " + setName(keys) + ": not all of them were free at once (none "
+                    + "is held now)" + (ms == 0 ? " (no wait)" : "; gave up after " + timeout), "");
+        }
+        return set;
+    }
+
+    /**
+     * The keys these names lock on this session, as {@link #tryLock(String)} finds them (the
+     * session's registry when it has one, else {@link Key#fromName}), for a set of named locks:
+     * {@code session.tryLockAll(session.keysNamed("daily_sales", "inventory"))}.
+     */
+    public List<Key> keysNamed(String... names) {
+        if (names == null) throw new InvalidArgumentException("names is null", "");
+        List<Key> keys = new ArrayList<>(names.length);
+        for (String name : names) keys.add(keyOf(name));
+        return Collections.unmodifiableList(keys);
     }
 
     /** End every {@link #lock} wait in progress on this session, on every thread ({@link CanceledException}). */
@@ -280,21 +348,69 @@ public final class LockSession implements AutoCloseable {
     private Lock take(Key key, LockOptions options, long timeoutMs, boolean interruptible) {
         if (key == null) throw new InvalidArgumentException("key is null", "");
         if (options == null) throw new InvalidArgumentException("options is null", "");
+        // Read once: the builder may change after, the Lock says what it was taken with.
         Mode mode = options.mode;
         boolean reentrant = options.reentrant;
+        int slots = options.slots;
+        boolean fenced = options.fenced;
+        NativeKey k = key.toNative();
+        NativeLock lock = acquire("lock " + key, interruptible, NativeLock::release, (token, owner) ->
+                session.acquireAs(k, mode == Mode.SHARED, timeoutMs, reentrant, token, owner, slots, fenced));
+        return lock == null ? null : new Lock(this, lock, key, mode, reentrant);
+    }
+
+    private LockSet takeAll(List<Key> keys, LockOptions options, long timeoutMs, boolean interruptible) {
+        List<Key> asked = keyList(keys);
+        if (options == null) throw new InvalidArgumentException("options is null", "");
+        Mode mode = options.mode;
+        boolean reentrant = options.reentrant;
+        // Passed on for the core to refuse: a set has neither, and says so in every binding alike.
+        int slots = options.slots;
+        boolean fenced = options.fenced;
+        KeyVector natives = new KeyVector();
+        try {
+            for (Key key : asked) natives.add(key.toNative());  // copies
+            NativeLockSet set = acquire("lock " + setName(asked), interruptible, NativeLockSet::release,
+                    (token, owner) -> session.acquireAll(natives, mode == Mode.SHARED, timeoutMs, reentrant, token,
+                            owner, slots, fenced));
+            return set == null ? null : new LockSet(this, set, asked, mode, reentrant);
+        } finally {
+            natives.delete();  // the locks keep copies of their keys
+        }
+    }
+
+    /** One native acquire: the wait's cancel token (null for a try) and the owner's id in, null when not acquired. */
+    @FunctionalInterface
+    private interface NativeAcquire<T> {
+        T run(NativeCancelToken cancel, long owner);
+    }
+
+    /**
+     * The one path of every acquire, a lock's or a set's: the calling thread is the owner, and an
+     * interruptible wait ends at Thread.interrupt() (InterruptibleWait), a grant won in the race given
+     * to undo.
+     */
+    private static <T> T acquire(String what, boolean interruptible, Consumer<T> undo, NativeAcquire<T> call) {
         // The Java thread, not the OS thread, is the owner: a virtual thread
         // moves between carriers and shares them (thread ids start at 1).
         @SuppressWarnings("deprecation") long owner = Thread.currentThread().getId();
-        NativeKey k = key.toNative();
-        int slots = options.slots;
-        boolean fenced = options.fenced;
-        NativeLock lock = !interruptible
-                ? session.acquireAs(k, mode == Mode.SHARED, 0, reentrant, null, owner, slots, fenced)
-                : InterruptibleWait.run("lock " + key,
-                        token -> session.acquireAs(k, mode == Mode.SHARED, timeoutMs, reentrant, token, owner, slots,
-                                fenced),
-                        NativeLock::release);
-        return lock == null ? null : new Lock(this, lock, key, mode, reentrant);
+        return interruptible ? InterruptibleWait.run(what, token -> call.run(token, owner), undo) : call.run(null, owner);
+    }
+
+    /** An unmodifiable copy, in the caller's order; a null entry is named by its index. */
+    private static List<Key> keyList(List<Key> keys) {
+        if (keys == null) throw new InvalidArgumentException("keys is null", "");
+        List<Key> copy = new ArrayList<>(keys.size());
+        for (Key key : keys) {
+            if (key == null) throw new InvalidArgumentException("keys[" + copy.size() + "] is null", "");
+            copy.add(key);
+        }
+        return Collections.unmodifiableList(copy);
+    }
+
+    /** "set of K1, K2", as messages name a set. */
+    private static String setName(List<Key> keys) {
+        return "set of " + LockSet.join(keys);
     }
 
     private Key keyOf(String name) {

@@ -9,6 +9,7 @@ public final class SessionOptions {
     boolean allowPooler;
     Duration heartbeatInterval = Duration.ZERO;
     Duration heartbeatDeadline = Duration.ZERO;
+    Duration stopGrace = Duration.ZERO;
     Registry registry;
     String user;      // null: the URL's, else libpq's / the driver's default
     String password;  // null: the URL's, else PGPASSWORD, ~/.pgpass, ~/.my.cnf...
@@ -48,6 +49,18 @@ public final class SessionOptions {
     }
 
     /**
+     * How long after a loss is reported (a {@link LockLostListener}, {@link LockSession#check()}) the
+     * job may still be working under the lock: the time it takes to stop, such as an executor's
+     * shutdown grace period. The server frees a silent client's locks only after heartbeat interval +
+     * deadline + stop grace + 3 s, so the job has stopped before anyone else can take them (default
+     * 10 s, at most 1 hour; zero: the default). A job that stops at once loses nothing by leaving it.
+     */
+    public SessionOptions stopGrace(Duration grace) {
+        this.stopGrace = grace;
+        return this;
+    }
+
+    /**
      * The database user, overriding the URL's (as a later keyword does in libpq): for a JDBC URL
      * and a user kept apart from it, as Java batches configure them.
      */
@@ -71,7 +84,8 @@ public final class SessionOptions {
         return "SessionOptions(applicationName=" + applicationName + ", user=" + user
                 + ", password=" + (password == null ? "null" : "********") + ", allowStandby=" + allowStandby
                 + ", allowPooler=" + allowPooler + ", heartbeatInterval=" + heartbeatInterval
-                + ", heartbeatDeadline=" + heartbeatDeadline + ", registry=" + (registry != null) + ")";
+                + ", heartbeatDeadline=" + heartbeatDeadline + ", stopGrace=" + stopGrace
+                + ", registry=" + (registry != null) + ")";
     }
 
     private static String requireNoNul(String text, String what) {
