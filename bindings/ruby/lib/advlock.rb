@@ -6,6 +6,7 @@
 #   Advlock.connect(url) do |session|
 #     session.with_lock("daily_sales", timeout: 0) { run }   # false when held elsewhere
 #     session.with_lock!("daily_sales") { run }              # raises Advlock::NotAcquired
+#     session.with_locks(%w[daily_sales inventory]) { run }  # both, all or nothing
 #   end
 #
 # Everything that decides about locks happens in the advlock C library (the
@@ -15,7 +16,9 @@ require "advlock/native"
 require_relative "advlock/errors" # its classes come from the native status table
 require_relative "advlock/key"
 require_relative "advlock/registry"
+require_relative "advlock/guard"
 require_relative "advlock/lock"
+require_relative "advlock/lock_set"
 require_relative "advlock/fence"
 require_relative "advlock/interrupt_relay"
 require_relative "advlock/session"

@@ -67,7 +67,8 @@ static int advlock_convert(VALUE object, void **pointer, swig_type_info *type) {
     return SWIG_ConvertPtr(object, pointer, type, 0);
 }
 %}
-%typemap(in) advlock_swig::Session *self, advlock_swig::Lock *self, const advlock_swig::Lock *self {
+%typemap(in) advlock_swig::Session *self, advlock_swig::Lock *self, const advlock_swig::Lock *self,
+             advlock_swig::LockSet *self, const advlock_swig::LockSet *self {
     void *argp = nullptr;
     const int res = advlock_convert($input, &argp, $descriptor);
     if (!SWIG_IsOK(res)) {
@@ -118,6 +119,8 @@ ADVLOCK_NOGVL(advlock_swig::Session::holders)
 ADVLOCK_NOGVL(advlock_swig::Session::close)
 ADVLOCK_NOGVL(advlock_swig::Lock::release)
 ADVLOCK_NOGVL(advlock_swig::Lock::verify)
+ADVLOCK_NOGVL(advlock_swig::LockSet::release)
+ADVLOCK_NOGVL(advlock_swig::LockSet::verify)
 
 /* These return a new session or lock. When Ruby wants the thread back
    meanwhile, what they returned is given back (a granted lock released, a
@@ -159,12 +162,15 @@ ADVLOCK_NOGVL_NEW(advlock_swig::Session::try_lock, nullptr)
     }
 }
 
-/* acquire: the same, with a cancel token of its own for each wait when the
-   caller gives none, so that Ruby taking one thread back ends that thread's
-   wait only (other threads may be waiting on the same session). A token no
-   one cancelled serves the thread's next wait (advlock_spare_token): a
-   try_lock then allocates none. */
-%exception advlock_swig::Session::acquire {
+/* acquire and acquire_all: the same, with a cancel token of its own for each
+   wait when the caller gives none, so that Ruby taking one thread back ends
+   that thread's wait only (other threads may be waiting on the same session).
+   A token no one cancelled serves the thread's next wait
+   (advlock_spare_token): a try_lock then allocates none. Both take the
+   timeout as arg4 and the cancel token as arg6; a lock or set granted
+   meanwhile is deleted, which releases it. */
+%define ADVLOCK_NOGVL_ACQUIRE(method)
+%exception method {
     const auto advlock_start = std::chrono::steady_clock::now();
     const std::int64_t advlock_timeout_ms = arg4;
     const advlock_swig::CancelToken *const advlock_given = arg6;
@@ -180,23 +186,28 @@ ADVLOCK_NOGVL_NEW(advlock_swig::Session::try_lock, nullptr)
             advlock_interrupted = advlock_ruby::interrupted_without_gvl([&]() { $action },
                                                                         [advlock_token]() { advlock_token->cancel(); });
         } catch (const advlock::error &error) {
-            advlock_own.reset();  // before the raise, a longjmp past this frame
+            advlock_own.reset(); /* before the raise, a longjmp past this frame */
             advlock_raise(static_cast<int>(error.status()), error.what(), error.sqlstate().c_str());
         } catch (const std::exception &error) {
             advlock_own.reset();
             advlock_raise(static_cast<int>(ADVLOCK_ERROR), error.what(), "");
         }
         if (!advlock_interrupted) {
-            // Only an interruption cancels a token of ours: this one is as new.
+            /* Only an interruption cancels a token of ours: this one is as new. */
             if (advlock_own) advlock_spare_token = std::move(advlock_own);
             break;
         }
-        advlock_own.reset();  // cancelled, and so for good
+        advlock_own.reset(); /* cancelled, and so for good */
         delete result;
         result = nullptr;
         rb_thread_check_ints();
         arg4 = advlock_time_left(advlock_timeout_ms, advlock_start);
     }
 }
+%enddef
+ADVLOCK_NOGVL_ACQUIRE(advlock_swig::Session::acquire)
+/* Its keys come as a Native::KeyVector that Ruby owns (lib/advlock/session.rb),
+   so this frame allocates nothing that a raise (a longjmp) would leak. */
+ADVLOCK_NOGVL_ACQUIRE(advlock_swig::Session::acquire_all)
 
 %include "advlock.i"

@@ -3,9 +3,12 @@
 module Advlock
   # One held lock. #ensure_held costs no round trip: call it in the job's
   # loops; it raises LockLost once the lock is known lost. Its state (held,
-  # released, its session closed) is the C library's.
+  # released, its session closed) is the C library's. release, ensure_held,
+  # verify, held? and shared? come from Guard, as for a LockSet.
   class Lock
-    attr_reader :key, :session
+    include Guard
+
+    attr_reader :key
 
     # 1..N for a lock taken with slots:, 0 otherwise (fixed at the grant;
     # asked when first read, which a try_lock + release cycle never does).
@@ -41,16 +44,6 @@ module Advlock
     # Advlock::Error.for_sqlstate.
     def fence_check_sql = server_key.fence_check_sql(fence_token)
 
-    def shared? = @shared
-
-    # Release now. Raises LockLost when the lock had been lost (the work done
-    # under it may have overlapped another holder), Misuse when already
-    # released or the session is closed. Either way it is released afterwards.
-    def release = @native.release
-    def ensure_held = @native.check
-    def verify(strict: false) = @native.verify(strict)
-    # Not released, its session neither closed nor known to have lost it.
-    def held? = @native.held
     def inspect = "#<Advlock::Lock #{key}#{" slot #{slot}" if slot.positive?}#{' shared' if shared?}" \
                   "#{held? ? ' held' : ' not held'}>"
   end

@@ -29,6 +29,15 @@ module Advlock
   # Timeout end the waiting thread's wait only, and never leave a lock behind.
   # Any thread may close it, ending the others' waits; every call afterwards
   # raises Misuse (the C library keeps that state, not this class).
+  #
+  # heartbeat_interval:, heartbeat_deadline: (seconds; nil or 0: 2 and 3) the
+  # watchdog's heartbeat, and how long it waits for the answer before it
+  # declares the locks lost. stop_grace: (seconds; nil or 0: 10) how long,
+  # after a loss is reported (on_lost, LockLost), the holder may still be
+  # working under the lock: the server frees a silent client's locks only
+  # after heartbeat interval + deadline + stop grace + 3 s, so that a job
+  # that stops within its stop grace has stopped before anyone else can
+  # start. Each at most 3600 (InvalidArgument).
   class Session
     # Thread.handle_interrupt's masks, made once: a new Hash for each in every
     # call was a measurable share of a try_lock + release cycle.
@@ -40,13 +49,14 @@ module Advlock
     attr_reader :registry
 
     def initialize(url, application_name: nil, allow_standby: false, allow_pooler: false,
-                   heartbeat_interval: nil, heartbeat_deadline: nil, registry: nil)
+                   heartbeat_interval: nil, heartbeat_deadline: nil, stop_grace: nil, registry: nil)
       options = Native::NativeSessionOptions.new
       options.application_name = application_name.to_s
       options.allow_standby = allow_standby
       options.allow_pooler = allow_pooler
       options.heartbeat_interval_ms = milliseconds(heartbeat_interval, "heartbeat_interval") || 0
       options.heartbeat_deadline_ms = milliseconds(heartbeat_deadline, "heartbeat_deadline") || 0
+      options.stop_grace_ms = milliseconds(stop_grace, "stop_grace") || 0
       @registry = registry.is_a?(String) || registry.is_a?(Pathname) ? Registry.open(registry) : registry
       InterruptRelay.ensure_running
       @native = Native::NativeSession.open(url.to_s, options)
@@ -101,12 +111,57 @@ module Advlock
       end
     end
 
+    # Sets of locks, all or nothing, for a job that needs "daily_sales" and
+    # "inventory" at once: keys is an Array of what try_lock takes (a pair key
+    # in it is [k1, k2]: [[100, 1], [100, 2]]), each lock once. Every set is
+    # taken in one order (ascending by key) whatever the order of keys, so
+    # jobs waiting for overlapping sets never deadlock each other; a job that
+    # also takes single locks while holding a set keeps to that order itself.
+    # shared: and reentrant: as for one lock; no slots: or fence:. One round
+    # trip on PostgreSQL whatever the number of keys.
+
+    # A LockSet holding every key, or nil, with none of them held, when any is
+    # held by another session or another owner on this one.
+    def try_lock_all(keys, shared: false, reentrant: false)
+      take_all(key_list(keys), shared, 0, reentrant)
+    end
+
+    # Take every lock of the set, waiting up to timeout seconds (nil: as long
+    # as it takes) until all are held at once. The wait takes them in the
+    # set's order, so it may hold the first while it waits for a later one;
+    # a wait that fails keeps none. Raises NotAcquired when the time runs
+    # out, and otherwise as lock does (Deadlock, Misuse once closed).
+    def lock_all(keys, timeout: nil, shared: false, reentrant: false)
+      ms = timeout.nil? ? -1 : milliseconds(timeout, "timeout")
+      set = key_list(keys)
+      take_all(set, shared, ms, reentrant) or
+        raise NotAcquired, "lock #{LockSet.label(set)}: not all of them were free at once (none is held now)" \
+                           "#{ms.zero? ? ' (timeout: 0, no wait)' : "; gave up after #{timeout} s"}"
+    end
+
+    # with_lock for a set: runs the block holding every lock (yields the
+    # LockSet) and returns its value; false when they could not all be taken
+    # within timeout.
+    def with_locks(keys, timeout: nil, shared: false, reentrant: false, &block)
+      with_locks!(keys, timeout: timeout, shared: shared, reentrant: reentrant, &block)
+    rescue NotAcquired
+      false
+    end
+
+    # As with_locks, but raises NotAcquired instead of returning false.
+    def with_locks!(keys, timeout: nil, shared: false, reentrant: false, &block)
+      Thread.handle_interrupt(DEFER_INTERRUPTS) do
+        holding(lock_all(keys, timeout: timeout, shared: shared, reentrant: reentrant), &block)
+      end
+    end
+
     # @api private
-    # Runs the block with held and releases it afterwards, whatever happens:
-    # an interrupt (Thread#raise, Ctrl-C, Timeout) reaches the block, never the
-    # moment between the block and the release. Take held under
-    # Thread.handle_interrupt(Object => :never), so that none lands between
-    # the grant and this either (the wait itself stays interruptible).
+    # Runs the block with held (a Lock or a LockSet) and releases it
+    # afterwards, whatever happens: an interrupt (Thread#raise, Ctrl-C,
+    # Timeout) reaches the block, never the moment between the block and the
+    # release. Take held under Thread.handle_interrupt(Object => :never), so
+    # that none lands between the grant and this either (the wait itself
+    # stays interruptible).
     def holding(held)
       Thread.handle_interrupt(DEFER_INTERRUPTS) do
         begin
@@ -189,38 +244,70 @@ module Advlock
 
     private
 
-    # Interrupts (Thread#raise, Thread#kill, Ctrl-C, Timeout) reach the wait
-    # itself, which gives back a lock granted meanwhile (advlock_ruby.i), and
-    # none lands between the grant and the Lock in the caller's hands: one
-    # that comes then releases the lock before it is raised.
+    # A Lock, or nil. The native acquire gets nil for its cancel token, so
+    # advlock_ruby.i gives each wait a token of its own, and an interrupt
+    # ends this thread's wait only.
     def take(key, shared, timeout_ms, reentrant, slots, fence)
       k = Key.coerce(key, @registry)
       slot_count = slots.nil? ? 0 : Key.slot_number(slots, "slots")
-      InterruptRelay.ensure_running
-      Thread.handle_interrupt(DEFER_INTERRUPTS) do
-        native = Thread.handle_interrupt(INTERRUPTS_WHILE_BLOCKING) do
-          # A cancel token of its own for each wait (advlock_ruby.i), so an
-          # interrupt ends this thread's wait only.
-          k.with_native do |nk|
-            @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil, slot_count, fence ? true : false)
-          end
+      handed_over(Lock, k, shared) do
+        k.with_native do |nk|
+          @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil, slot_count, fence ? true : false)
         end
-        lock = native && Lock.new(self, native, k, shared)
-        give_back_if_interrupted(lock)
-        lock
       end
     end
 
-    # An interrupt arrived while the lock was being handed over: release it, then raise.
-    def give_back_if_interrupted(lock)
+    # A LockSet of keys (Keys, from key_list), or nil, as take takes one
+    # lock. The keys go in a Native::KeyVector, which Ruby owns: a Ruby Array
+    # would be converted to a C++ vector inside the call, and leaked when the
+    # call raises (a longjmp runs no destructor).
+    def take_all(keys, shared, timeout_ms, reentrant)
+      natives = Native::KeyVector.new(keys.map { |k| k.with_native(&:itself) })
+      handed_over(LockSet, keys, shared) do
+        @native.acquire_all(natives, shared, timeout_ms, reentrant ? true : false, nil, 0)
+      end
+    end
+
+    # Runs the block, the native call taking a lock or a set, and wraps what
+    # it returned (nil: not acquired) in guard_class (Lock, LockSet).
+    # Interrupts (Thread#raise, Thread#kill, Ctrl-C, Timeout) reach the wait
+    # itself, which gives back what was granted meanwhile (advlock_ruby.i),
+    # and none lands between the grant and the guard in the caller's hands:
+    # one that comes then releases it before it is raised.
+    def handed_over(guard_class, keys, shared)
+      InterruptRelay.ensure_running
+      Thread.handle_interrupt(DEFER_INTERRUPTS) do
+        native = Thread.handle_interrupt(INTERRUPTS_WHILE_BLOCKING) { yield }
+        held = native && guard_class.new(self, native, keys, shared)
+        give_back_if_interrupted(held)
+        held
+      end
+    end
+
+    # An interrupt arrived while the lock or set was being handed over: release it, then raise.
+    def give_back_if_interrupted(held)
       return unless Thread.pending_interrupt?
 
       begin
-        lock&.release
+        held&.release
       rescue Error
         nil # the interrupt is what the caller hears about
       end
       Thread.handle_interrupt(INTERRUPTS_AT_ONCE) { Thread.pass }
+    end
+
+    # The Keys of a set: an Array only. Refused here, since the C library
+    # sees only keys: a String or a Key where the Array belongs (one key, not
+    # a set of one). Integers in it are bigint keys: [100, 1] is two keys, the
+    # pair key is [[100, 1]]. An empty set and a key twice are the C
+    # library's to refuse (InvalidArgument).
+    def key_list(keys)
+      unless keys.is_a?(Array)
+        raise TypeError, "try_lock_all, lock_all and with_locks take an Array of keys, e.g. " \
+                         "[\"daily_sales\", \"inventory\"] (a pair key in it is [k1, k2]), got #{keys.class}; " \
+                         "for one key, use try_lock, lock or with_lock"
+      end
+      keys.map { |key| Key.coerce(key, @registry) }
     end
 
     # The thread behind on_lost. The C library's loss fd turns readable (and
