@@ -12,7 +12,9 @@
 #include <poll.h>
 #include <unistd.h>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,17 +33,42 @@ struct Connection {
     void exec(const std::string &sql) { PQclear(PQexec(conn.get(), sql.c_str())); }
 };
 
-void on_lost(const advlock_error *, void *payload) {
-    static_cast<std::atomic<Clock::rep> *>(payload)->store(Clock::now().time_since_epoch().count());
-}
+// When the lost callback ran. The trial's thread sleeps until then, as the
+// baseline's thread sleeps in join(): a thread spinning on yield() here held
+// one of the machine's two CPUs while the watchdog and the server's processes
+// needed them, and the rows' p99 measured that spin, not the watchdog.
+class LossTime {
+public:
+    // From the watchdog's thread: the time first, then the wake-up.
+    void mark() {
+        const Clock::time_point now = Clock::now();
+        std::lock_guard<std::mutex> guard(mutex_);
+        at_ = now;
+        known_ = true;
+        changed_.notify_one();
+    }
+    Clock::time_point wait() {
+        std::unique_lock<std::mutex> guard(mutex_);
+        changed_.wait(guard, [this] { return known_; });
+        return at_;
+    }
 
-// A session whose lost callback stores the time into lost_at; nullptr (and the
-// benchmark marked failed) when it cannot be opened.
-advlock_session *open_timed(benchmark::State &state, const std::string &url, std::atomic<Clock::rep> &lost_at) {
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    Clock::time_point at_;
+    bool known_ = false;
+};
+
+void on_lost(const advlock_error *, void *payload) { static_cast<LossTime *>(payload)->mark(); }
+
+// A session whose lost callback marks lost; nullptr (and the benchmark marked
+// failed) when it cannot be opened.
+advlock_session *open_timed(benchmark::State &state, const std::string &url, LossTime &lost) {
     advlock_session_options options;
     advlock_session_options_init(&options, ADVLOCK_SESSION_OPTIONS_VERSION);
     options.on_lost = &on_lost;
-    options.on_lost_payload = &lost_at;
+    options.on_lost_payload = &lost;
     advlock_session *session = nullptr;
     if (advlock_session_open(&session, url.c_str(), &options) != ADVLOCK_OK) {
         state.SkipWithError(advlock_error_last()->message);
@@ -55,8 +82,8 @@ void BM_TerminateToLostCallback(benchmark::State &state) {
     Connection observer(url);
     std::vector<double> latencies_us;
     for (auto _ : state) {
-        std::atomic<Clock::rep> lost_at{0};
-        advlock_session *session = open_timed(state, url, lost_at);
+        LossTime lost;
+        advlock_session *session = open_timed(state, url, lost);
         if (!session) break;
         const advlock_target target = advlock_target_of_key(advlock_key_bigint(626262));
         advlock_lock *lock = nullptr;
@@ -70,10 +97,7 @@ void BM_TerminateToLostCallback(benchmark::State &state) {
         if (state.range(0)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
         const Clock::time_point terminate_start = Clock::now();
         observer.exec("SELECT pg_terminate_backend(" + std::to_string(pid) + ")");
-        while (lost_at.load() == 0) std::this_thread::yield();
-        const double us = std::chrono::duration<double, std::micro>(
-                              Clock::time_point(Clock::duration(lost_at.load())) - terminate_start)
-                              .count();
+        const double us = std::chrono::duration<double, std::micro>(lost.wait() - terminate_start).count();
         latencies_us.push_back(us);
         state.SetIterationTime(us / 1e6);
         advlock_lock_free(lock);
@@ -136,8 +160,8 @@ void BM_LocalFileRemovedToLostCallback(benchmark::State &state) {
     const std::string directory = pattern, url = "local:" + directory;
     std::vector<double> latencies_us;
     for (auto _ : state) {
-        std::atomic<Clock::rep> lost_at{0};
-        advlock_session *session = open_timed(state, url, lost_at);
+        LossTime lost;
+        advlock_session *session = open_timed(state, url, lost);
         if (!session) break;
         const advlock_target target = advlock_target_of_key(advlock_key_pair(64, 64));
         advlock_lock *lock = nullptr;
@@ -145,10 +169,7 @@ void BM_LocalFileRemovedToLostCallback(benchmark::State &state) {
         std::this_thread::sleep_for(std::chrono::milliseconds(state.range(0)));  // the job at work
         const Clock::time_point removed = Clock::now();
         ::unlink((directory + "/64:64.lock").c_str());
-        while (lost_at.load() == 0) std::this_thread::yield();
-        const double us =
-            std::chrono::duration<double, std::micro>(Clock::time_point(Clock::duration(lost_at.load())) - removed)
-                .count();
+        const double us = std::chrono::duration<double, std::micro>(lost.wait() - removed).count();
         latencies_us.push_back(us);
         state.SetIterationTime(us / 1e6);
         advlock_lock_free(lock);

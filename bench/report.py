@@ -126,7 +126,8 @@ def loss_detection_section(results, cable_path):
 
 `pg_terminate_backend` on the lock session, from the moment the terminating statement is sent to
 the moment the lost callback runs (the watchdog finds out with no call from the job). Each trial
-opens a new session.
+opens a new session, and its thread sleeps until the callback has run, as the baseline's sleeps
+until its poll returns: the machine has two CPUs, which the watchdog and the server need then.
 
 | when the session is terminated | trials | p50 | p99 | goal |
 |---|---|---|---|---|
