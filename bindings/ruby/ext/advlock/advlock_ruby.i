@@ -89,6 +89,25 @@ static int advlock_convert(VALUE object, void **pointer, swig_type_info *type) {
     $1 = reinterpret_cast<$ltype>(argp);
 }
 
+/* And the other way: a new Lock or LockSet becomes its Ruby object without
+   SWIG_NewPointerObj's @__swigtype__, an rb_iv_set of a new String on every
+   object, which Ruby keeps in its table of C objects' instance variables
+   until the object is collected: one per try_lock. Nothing reads it for
+   these classes: the conversions above and SWIG_ConvertPtr check the class
+   first. Every function returning one is a %newobject (advlock.i), so Ruby
+   owns what it wraps and frees it with the class's destroy function. */
+%{
+static VALUE advlock_wrap_new(void *pointer, swig_type_info *type) {
+    const auto *wrapped = static_cast<const swig_class *>(type->clientdata);
+    if (!pointer) return Qnil;
+    if (!wrapped) return SWIG_NewPointerObj(pointer, type, SWIG_POINTER_OWN);
+    return Data_Wrap_Struct(wrapped->klass, VOIDFUNC(wrapped->mark), VOIDFUNC(wrapped->destroy), pointer);
+}
+%}
+%typemap(out) advlock_swig::Lock *, advlock_swig::LockSet * {
+    $result = advlock_wrap_new($1, $descriptor);
+}
+
 /* Ruby waits for a loss with IO.select on loss_fd (lib/advlock/session.rb),
    never in a native call holding a thread: see watch_for_loss there. */
 %ignore advlock_swig::Session::wait_until_lost;
