@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "error.hpp"
+#include "session/short_time_slice.hpp"
 
 namespace advlock::core {
 
@@ -76,7 +77,10 @@ void WatchdogThread::start(std::function<void()> body) {
     for (const int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&asynchronous, fault);
     pthread_sigmask(SIG_BLOCK, &asynchronous, &before);  // the new thread inherits this mask
     try {
-        thread_ = std::thread(std::move(body));
+        thread_ = std::thread([body = std::move(body)] {
+            request_short_time_slice();  // heard of a loss as soon as it wakes
+            body();
+        });
     } catch (...) {
         pthread_sigmask(SIG_SETMASK, &before, nullptr);
         throw;

@@ -63,7 +63,8 @@ constexpr const char *kWatchdogThreadName = "advlock-watch";
 class WatchdogThread {
 public:
     // Runs body on a new thread, which blocks every asynchronous signal (they
-    // are the application's). Throws ConnectError when the system refuses an eventfd.
+    // are the application's) and runs in short slices (short_time_slice.hpp).
+    // Throws ConnectError when the system refuses an eventfd.
     void start(std::function<void()> body);
     // Wakes the loop and waits for the thread to end, unless the caller is
     // that thread (the lost callback runs on it and may end the session; the
