@@ -136,6 +136,24 @@ class InterruptTest < Minitest::Test
     end
   end
 
+  # A plain try_lock runs in one native call (advlock_ruby.i,
+  # advlock_try_lock_held) without Thread.handle_interrupt; an interrupt
+  # already pending when it begins (Thread#raise under the caller's
+  # handle_interrupt(Object => :never)) sends it down the full path, which
+  # raises it as from a wait: nothing is left held.
+  def test_an_interrupt_pending_at_a_try_lock_leaves_no_lock
+    stop = Class.new(StandardError)
+    key = Advlock::Key.pair(4242, 6)
+    Advlock.connect(AdvlockTest.url) do |session|
+      Thread.handle_interrupt(Object => :never) do
+        Thread.current.raise(stop)
+        assert_raises(stop) { session.try_lock(key) }
+      end
+      assert_empty session.holders.select(&:is_self), "the interrupted try left a lock"
+      Advlock.connect(AdvlockTest.url) { |other| refute_nil other.try_lock(key) }
+    end
+  end
+
   # In a process with one thread, Ruby would start a thread for every
   # try_lock so that a Ctrl-C reaches the call (interrupt_relay.rb); the
   # relay thread spares that: no Thread is made by 200 try_lock + release

@@ -36,6 +36,29 @@ class SessionTest < Minitest::Test
     end
   end
 
+  # A plain try_lock's Lock is made natively (advlock_ruby.i,
+  # advlock_try_lock_held), a wait's by Lock.new: the same Lock either way.
+  def test_a_try_and_a_wait_hand_over_the_same_lock
+    Advlock.connect(AdvlockTest.url) do |session|
+      tried = session.try_lock("same-lock", shared: true)
+      waited = session.lock("same-lock", shared: true, timeout: 5)
+      [tried, waited].each do |lock|
+        assert_instance_of Advlock::Lock, lock
+        assert_same session, lock.session
+        assert_equal Advlock::Key.from_name("same-lock"), lock.key
+        assert lock.shared?
+        assert lock.held?
+        assert_equal 0, lock.slot
+      end
+      assert_equal tried.inspect, waited.inspect
+      tried.release
+      assert_raises(Advlock::Misuse) { tried.release }
+      assert waited.held?
+      waited.release
+      refute tried.held?
+    end
+  end
+
   def test_a_waiting_thread_can_be_interrupted
     Advlock.connect(AdvlockTest.url) do |holder|
       holder.lock("interrupt_me", timeout: 0)

@@ -229,4 +229,80 @@ ADVLOCK_NOGVL_ACQUIRE(advlock_swig::Session::acquire)
    so this frame allocates nothing that a raise (a longjmp) would leak. */
 ADVLOCK_NOGVL_ACQUIRE(advlock_swig::Session::acquire_all)
 
+/* Session#try_lock's fast path (lib/advlock/session.rb, take): the try, the
+   Advlock::Lock around a grant and the look for an interrupt that came
+   meanwhile, in one native call. Ruby takes a thread's interrupts only
+   between instructions of Ruby code, and none runs here between the grant
+   and the return, so this needs neither of handed_over's two
+   Thread.handle_interrupt blocks nor Lock.new, which were most of the Ruby
+   layer's cost in a try_lock + release cycle.
+   Returns the Lock, nil when another owner holds the key, or false when
+   Ruby wanted the thread back (nothing is held then: a grant is released)
+   or the arguments are not what this path expects: the caller then takes
+   the full path, which raises the interrupt under the caller's own masks,
+   or the usual error. The Lock gets the instance variables Lock#initialize
+   sets (lib/advlock/lock.rb). */
+%{
+/* An interrupt is waiting for the calling thread: a signal's trap, or an
+   exception from Thread#raise, which the caller's Thread.handle_interrupt
+   may be deferring (then only the queue shows it: Thread.pending_interrupt?,
+   a C method, so no Ruby code runs). */
+static bool advlock_interrupt_pending() {
+    static const ID pending_id = rb_intern("pending_interrupt?");
+    return rb_thread_interrupted(rb_thread_current()) || RTEST(rb_funcall(rb_cThread, pending_id, 0));
+}
+
+static VALUE advlock_try_lock_held(VALUE, VALUE session, VALUE native_session, VALUE key, VALUE shared,
+                                   VALUE reentrant, VALUE lock_class) {
+    static const ID native_id = rb_intern("@native"), session_id = rb_intern("@session"),
+                    key_id = rb_intern("@key"), shared_id = rb_intern("@shared");
+    void *session_pointer = nullptr, *key_pointer = nullptr;
+    if (advlock_interrupt_pending() ||
+        !SWIG_IsOK(advlock_convert(native_session, &session_pointer, SWIGTYPE_p_advlock_swig__Session)) ||
+        !SWIG_IsOK(advlock_convert(rb_ivar_get(key, native_id), &key_pointer, SWIGTYPE_p_advlock_swig__Key)) ||
+        !key_pointer) {
+        return Qfalse;
+    }
+    auto *native = static_cast<advlock_swig::Session *>(session_pointer);
+    const auto &native_key = *static_cast<const advlock_swig::Key *>(key_pointer);
+    std::unique_ptr<advlock_swig::CancelToken> token =
+        advlock_spare_token ? std::move(advlock_spare_token) : std::make_unique<advlock_swig::CancelToken>();
+    advlock_swig::CancelToken *const cancel = token.get();
+    advlock_swig::Lock *granted = nullptr;
+    bool interrupted = false;
+    try {
+        interrupted = advlock_ruby::interrupted_without_gvl(
+            [&]() { granted = native->acquire(native_key, RTEST(shared), 0, RTEST(reentrant), cancel, 0, false); },
+            [cancel]() { cancel->cancel(); });
+    } catch (const advlock::error &error) {
+        token.reset(); /* before the raise, a longjmp past this frame */
+        advlock_raise(static_cast<int>(error.status()), error.what(), error.sqlstate().c_str());
+    } catch (const std::exception &error) {
+        token.reset();
+        advlock_raise(static_cast<int>(ADVLOCK_ERROR), error.what(), "");
+    }
+    if (interrupted) {
+        delete granted; /* releases it; the token, cancelled, goes with this frame */
+        return Qfalse;
+    }
+    advlock_spare_token = std::move(token);
+    if (!granted) return Qnil;
+    const VALUE native_lock = advlock_wrap_new(granted, SWIGTYPE_p_advlock_swig__Lock);
+    const VALUE lock = rb_obj_alloc(lock_class);
+    rb_ivar_set(lock, session_id, session);
+    rb_ivar_set(lock, native_id, native_lock);
+    rb_ivar_set(lock, key_id, key);
+    rb_ivar_set(lock, shared_id, shared);
+    if (advlock_interrupt_pending()) { /* a signal's trap, say: give it back */
+        DATA_PTR(native_lock) = nullptr;
+        delete granted;
+        return Qfalse;
+    }
+    return lock;
+}
+%}
+%init %{
+    rb_define_module_function(mNative, "try_lock_held", VALUEFUNC(advlock_try_lock_held), 6);
+%}
+
 %include "advlock.i"

@@ -14,6 +14,8 @@ module Advlock
     # asked when first read, which a try_lock + release cycle never does).
     def slot = @slot ||= @native.slot
 
+    # (A try_lock's Lock is made natively, with the same four variables:
+    # advlock_ruby.i, advlock_try_lock_held.)
     def initialize(session, native, key, shared)
       @session = session
       @native = native

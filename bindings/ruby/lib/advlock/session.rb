@@ -250,6 +250,13 @@ module Advlock
     def take(key, shared, timeout_ms, reentrant, slots, fence)
       k = Key.coerce(key, @registry)
       slot_count = slots.nil? ? 0 : Key.slot_number(slots, "slots")
+      if timeout_ms.zero? && slot_count.zero? && !fence
+        # A plain try, the usual call: in one native call (advlock_ruby.i,
+        # advlock_try_lock_held), false when it leaves the work to the full path.
+        InterruptRelay.ensure_running
+        held = Native.try_lock_held(self, @native, k, shared, reentrant ? true : false, Lock)
+        return held unless held == false
+      end
       handed_over(Lock, k, shared) do
         k.with_native do |nk|
           @native.acquire(nk, shared, timeout_ms, reentrant ? true : false, nil, slot_count, fence ? true : false)
