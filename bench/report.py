@@ -137,8 +137,12 @@ until its poll returns: the machine has two CPUs, which the watchdog and the ser
 While a call runs, the watchdog leaves the socket's answers to it and looks again every 1 ms (a
 burst of calls costs it a couple of wake-ups per millisecond instead of one per round trip),
 hearing only the server close the connection (`POLLRDHUP`, which answers do not raise); once no
-call runs it waits for the socket as when idle. So news right after a call waits up to 1 ms. The baseline row is the floor: a raw libpq connection and a thread waiting
-in `poll()` for its socket, the least any client can do.
+call runs it waits for the socket as when idle. So news right after a call waits up to 1 ms. The
+watchdog's thread asks the scheduler for short time slices (Linux 6.12 on), so that, woken, it runs
+at once: with the default slice, 1-2 % of its wake-ups after a long sleep waited 3-4 ms for the
+running task's slice to end, which made the p99 of the first row about 4 ms. The baseline row is the
+floor: a raw libpq connection and a thread waiting in `poll()` for its socket (started just
+before the termination, so not yet in a long sleep), the least any client can do.
 
 ### Local lock file removed → lost callback
 
