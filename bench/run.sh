@@ -59,11 +59,19 @@ rm -rf "$build/prefix"
 for component in runtime cli; do
   cmake --install "$build" --prefix "$build/prefix" --component "$component" >/dev/null
 done
+# "No slower than today" (issue 23): the command as it was before libpq and
+# libmariadb were loaded lazily, built from that commit, in the same rounds.
+before_commit=335ba2d9154f7f857c6cf3816a7558cd65aef49e
+before_args=()
+if "$root/bench/startup/install-before.sh" "$before_commit" "$build/before" "$build/before/prefix"; then
+  before_args=(--advlock-before "$build/before/prefix/bin/advlock" --before-commit "$before_commit")
+fi
 startup_results="$build/startup.json"
 "$root/scripts/with-postgres.sh" -- bash -c '
   python3 "'"$root"'/bench/startup/startup.py" --advlock "'"$build"'/prefix/bin/advlock" \
-    --url "$ADVLOCK_TEST_PG_URL" --libpq-floor "'"$build"'/bench/advlock_startup_libpq" --lock-dir /run/lock --rounds '"$repetitions"' > "'"$startup_results"'"
-'
+    --url "$ADVLOCK_TEST_PG_URL" --libpq-floor "'"$build"'/bench/advlock_startup_libpq" --lock-dir /run/lock \
+    --rounds '"$repetitions"' "$@" > "'"$startup_results"'"
+' startup "${before_args[@]}"
 # The Java binding (its jar from `mvn package`), against the C ABI and pgjdbc.
 "$root/scripts/install-deps.sh" java
 (cd "$root/bindings/java" && mvn -B -q -ntp -DskipTests package)
