@@ -4,6 +4,7 @@
 // server's Unix socket, to check what the server sees.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
 #include <mysql.h>
@@ -61,6 +63,16 @@ public:
     // The connection id holding the user lock, or "free".
     std::string holder_of(const std::string &name) {
         return value("SELECT IS_USED_LOCK('" + name + "')").value_or("free");
+    }
+
+    // Returns once the connection has left the process list. KILL only marks
+    // the connection; its own server thread then frees its user locks and
+    // leaves the list, so a lock is seen free only after this. No deadline:
+    // a connection that never ends is a failure ctest's timeout reports.
+    void wait_until_gone(const std::string &connection_id) {
+        while (value("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = " + connection_id) != "0") {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
     }
 
 private:
