@@ -3,7 +3,8 @@
 
     report.py RESULTS_JSON SERVER_VERSION COMMAND CABLE_TXT [PYTHON_JSON [JAVA_JSON [RUBY_JSON]]] > docs/BENCHMARKS.md
 
-Medians over the repetitions; each ratio divides two medians of the same run.
+Medians over the repetitions; each ratio divides two medians of the same run,
+except the bindings' cycle tables: the median of each round's own ratio.
 """
 import json
 import os
@@ -203,7 +204,10 @@ the server may free the locks after 2 + 3 + 10 + 3 s margin = 18 s of silence (k
 
 def binding_cycle_table(data, binding, driver, labels, goals):
     """The cycle table of one binding: the C ABI (baseline), the binding, and a
-    driver running the same statements; medians over the rounds of one run.
+    driver running the same statements, over the rounds of one run. Each
+    ratio is the median of the rounds' own ratios: a round runs the three back
+    to back, so a load that comes and goes between rounds (other tenants of
+    the machine) cancels out instead of landing on whichever contender it hit.
     goals: {"capi": bound or None, "driver": True to require beating it}."""
     med = {k: statistics.median(data[k]) for k in ("capi", binding, driver)}
     cv = {k: 100 * statistics.pstdev(data[k]) / statistics.mean(data[k]) for k in med}
@@ -211,12 +215,18 @@ def binding_cycle_table(data, binding, driver, labels, goals):
     rows = ["| | median per cycle | rounds | spread (cv) |", "|---|---|---|---|"]
     for k, label in (("capi", "advlock C ABI (baseline)"), (binding, labels[0]), (driver, labels[1])):
         rows.append(f"| {label} | {med[k]:.1f} µs | {rounds} | {cv[k]:.1f} % |")
-    to_capi, to_driver = med[binding] / med["capi"], med[binding] / med[driver]
+    to_capi, to_driver = paired_ratio(data, binding, "capi"), paired_ratio(data, binding, driver)
     capi_goal = f"goal ≤ {goals['capi']:.2f}: {verdict(to_capi <= goals['capi'])}" if goals.get("capi") else ""
     driver_goal = f"goal < 1 (faster than {labels[2]}): {verdict(to_driver < 1)}" if goals.get("driver") else ""
     rows.append(f"| **ratio {labels[3]} / C ABI** | **{to_capi:.3f}** | {capi_goal} | |")
     rows.append(f"| **ratio {labels[3]} / {labels[2]}** | **{to_driver:.3f}** | {driver_goal} | |")
+    rows.append("\nEach ratio is the median of the rounds' own ratios (a round runs the three back to back).")
     return rounds, "\n".join(rows)
+
+
+def paired_ratio(data, numerator, denominator):
+    """The median over rounds of numerator / denominator within each round."""
+    return statistics.median(n / d for n, d in zip(data[numerator], data[denominator], strict=True))
 
 
 def python_section(path):
@@ -296,7 +306,7 @@ running `SELECT pg_try_advisory_lock($1)` and `SELECT pg_advisory_unlock($1)` as
 The C ABI ratio's goal is 1.10, Python's figure before issue 23.
 
 {table}
-
+{ruby_cpu_rows(data)}
 ### Hand-off of a `timeout_seconds:` wait
 
 A second process waits in `Model.with_advisory_lock(name, timeout_seconds: 30)`
@@ -306,6 +316,24 @@ holding the lock (machine-wide monotonic clock), over {h["count"]} hand-offs.
 | p50 | p99 | goal |
 |---|---|---|
 | {h["p50"] / 1000:.3f} ms | {h["p99"] / 1000:.3f} ms | p50 ≤ 2 ms: {verdict(h["p50"] <= 2000)} (the with_advisory_lock gem polls every 50–150 ms) |
+"""
+
+
+def ruby_cpu_rows(data):
+    """The gem's CPU time per cycle beside the C ABI's, same rounds (absent from runs before it)."""
+    if not data.get("ruby_cpu"):
+        return ""
+    med = {k: statistics.median(data[k]) for k in ("capi_cpu", "ruby_cpu")}
+    return f"""
+CPU time per cycle of the calling thread, same rounds (the C ABI's as Google Benchmark counts it):
+what the gem's own code adds. A busy machine stretches the wall times above (every cycle is two
+wake-ups), much less these.
+
+| | median CPU per cycle | rounds |
+|---|---|---|
+| advlock C ABI (baseline) | {med["capi_cpu"]:.1f} µs | {len(data["capi_cpu"])} |
+| advlock Ruby gem | {med["ruby_cpu"]:.1f} µs | {len(data["ruby_cpu"])} |
+| **ratio Ruby / C ABI, CPU** | **{paired_ratio(data, "ruby_cpu", "capi_cpu"):.3f}** | |
 """
 
 

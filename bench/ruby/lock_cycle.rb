@@ -6,7 +6,9 @@
 #   cycle: Session#try_lock(key) + Lock#release through the gem, vs the C ABI
 #     underneath (advlock_bench's BM_AdvlockCapiTryRelease, a C++ program) and
 #     ruby-pg running the same two statements as prepared statements; rounds
-#     run the three in a random order, about 2 s each.
+#     run the three in a random order, about 2 s each. The gem's and the C
+#     ABI's CPU time per cycle of the calling thread too: what the gem's code
+#     costs, which the load of a shared machine moves far less than wall time.
 #   hand-off: a second process waits in Model.with_advisory_lock(name,
 #     timeout_seconds: 30) (advlock/active_record); from the start of the
 #     holder's release to the waiter holding the lock, on the machine-wide
@@ -21,22 +23,28 @@ URL, BENCH, ROUNDS = ARGV[0], ARGV[1], Integer(ARGV.fetch(2, "5"))
 
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
-def timed_cycles(seconds = 2.0)
+def thread_cpu = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
+
+# Wall µs per cycle; with cpu: [wall, CPU µs of the calling thread] per cycle.
+def timed_cycles(seconds = 2.0, cpu: false)
   500.times { yield }
   count = 0
-  start = now
+  start, cpu_start = now, thread_cpu
   loop do
     100.times { yield }
     count += 100
     elapsed = now - start
-    return elapsed / count * 1e6 if elapsed >= seconds
+    next if elapsed < seconds
+
+    wall = elapsed / count * 1e6
+    return cpu ? [wall, (thread_cpu - cpu_start) / count * 1e6] : wall
   end
 end
 
 def advlock_ruby
   Advlock.connect(URL, application_name: "bench-ruby") do |session|
     key = Advlock::Key.bigint(424271)
-    timed_cycles { session.try_lock(key).release }
+    timed_cycles(cpu: true) { session.try_lock(key).release }
   end
 end
 
@@ -57,7 +65,8 @@ def c_abi
   out = IO.popen({ "ADVLOCK_BENCH_PG_URL" => URL },
                  [BENCH, "--benchmark_filter=^BM_AdvlockCapiTryRelease", "--benchmark_format=json"],
                  err: File::NULL, &:read)
-  JSON.parse(out)["benchmarks"].find { |b| b["run_type"] == "iteration" }.fetch("real_time")
+  run = JSON.parse(out)["benchmarks"].find { |b| b["run_type"] == "iteration" }
+  [run.fetch("real_time"), run.fetch("cpu_time")] # µs; cpu_time: the benchmark's thread
 end
 
 WAITER = <<~RUBY
@@ -95,10 +104,15 @@ def handoffs(count)
   samples.sort
 end
 
-results = { "ruby_version" => RUBY_VERSION, "ruby" => [], "capi" => [], "ruby_pg" => [] }
+results = { "ruby_version" => RUBY_VERSION, "ruby" => [], "capi" => [], "ruby_pg" => [],
+            "ruby_cpu" => [], "capi_cpu" => [] }
 measures = { "ruby" => -> { advlock_ruby }, "capi" => -> { c_abi }, "ruby_pg" => -> { ruby_pg } }
 ROUNDS.times do
-  measures.keys.shuffle.each { |name| results[name] << measures[name].call }
+  measures.keys.shuffle.each do |name|
+    wall, cpu = measures[name].call
+    results[name] << wall
+    results["#{name}_cpu"] << cpu if cpu
+  end
 end
 samples = handoffs(500)
 results["handoff_us"] = { "count" => samples.size, "p50" => samples[samples.size / 2],
